@@ -1,0 +1,246 @@
+import {
+  booleanOr, checkShape, either, isBoolean, isIntegerAtLeast, isNumberIn, isOneOf, isResolution, isString, isStringRecord,
+  Shape,
+} from './validate';
+import { InvalidOptionError } from './errors';
+
+export type Os = 'linux' | 'windows';
+export type Preview = 'browser' | 'ide' | 'none';
+
+/** Sampling settings for model-backed checks (the spec's `ai` object). */
+export interface AiOptions {
+  temperature?: number;
+  top?: { p?: number; k?: number };
+}
+
+export interface CacheThresholds {
+  find?: { screen?: number; element?: number };
+  assert?: number;
+}
+
+export interface CacheOptions {
+  enabled?: boolean;
+  thresholds?: CacheThresholds;
+}
+
+export interface RedrawOptions {
+  enabled?: boolean;
+  thresholds?: { screen?: number | false; network?: boolean };
+}
+
+/** Every option of the Client constructor (interface spec 2.2). */
+export interface ClientOptions {
+  os?: Os;
+  resolution?: string;
+  apiRoot?: string;
+  analytics?: boolean;
+  logging?: boolean;
+  autoScreenshots?: boolean;
+  newSandbox?: boolean;
+  reconnect?: boolean;
+  sandboxId?: string;
+  preview?: Preview;
+  /** @deprecated use `preview: 'none'` */
+  headless?: boolean;
+  debugOnFailure?: boolean;
+  ip?: string;
+  sandboxAmi?: string;
+  sandboxInstance?: string;
+  cache?: boolean | CacheOptions;
+  cacheKey?: string;
+  verify?: boolean;
+  dashcam?: boolean;
+  redraw?: boolean | RedrawOptions;
+  environment?: Record<string, string>;
+  ai?: AiOptions;
+  /** Milliseconds a sandbox stays rejoinable after `disconnect()` (default 60000). */
+  keepAlive?: number;
+  /** Folder for Glance's state (default `.glance` in the working directory). */
+  stateDir?: string;
+}
+
+/** Options of `connect()` (interface spec 4.2). */
+export interface ConnectOptions {
+  newSandbox?: boolean;
+  sandboxId?: string;
+  ip?: string;
+  sandboxAmi?: string;
+  sandboxInstance?: string;
+  preview?: Preview;
+  /** @deprecated use `preview: 'none'` */
+  headless?: boolean;
+  keepAlive?: number;
+}
+
+const ai: Shape = {
+  temperature: isNumberIn(0, 2),
+  top: { p: isNumberIn(0, 1), k: isIntegerAtLeast(0) },
+};
+const fraction = isNumberIn(0, 1);
+const cacheObject: Shape = {
+  enabled: isBoolean,
+  thresholds: { find: { screen: fraction, element: fraction }, assert: fraction },
+};
+const redrawObject: Shape = {
+  enabled: isBoolean,
+  thresholds: { screen: either('a number from 0 to 1, or false', fraction, (p, v) => { if (v !== false) throw new Error(p); }), network: isBoolean },
+};
+const previewModes = ['browser', 'ide', 'none'] as const;
+
+export const clientShape: Shape = {
+  os: isOneOf(['linux', 'windows']),
+  resolution: isResolution,
+  apiRoot: (path, value) => {
+    isString(path, value);
+    if (!/^https?:\/\/[^\s]+$/.test(value as string)) {
+      throw new InvalidOptionError(path, `Invalid option '${path}': got '${value}'; expected an http(s) URL such as 'http://127.0.0.1:4780'.`);
+    }
+  },
+  analytics: isBoolean,
+  logging: isBoolean,
+  autoScreenshots: isBoolean,
+  newSandbox: isBoolean,
+  reconnect: isBoolean,
+  sandboxId: isString,
+  preview: isOneOf(previewModes),
+  headless: isBoolean,
+  debugOnFailure: isBoolean,
+  ip: isString,
+  sandboxAmi: isString,
+  sandboxInstance: isString,
+  cache: booleanOr(cacheObject),
+  cacheKey: isString,
+  verify: isBoolean,
+  dashcam: isBoolean,
+  redraw: booleanOr(redrawObject),
+  environment: isStringRecord,
+  ai,
+  keepAlive: isIntegerAtLeast(0),
+  stateDir: isString,
+};
+
+export const connectShape: Shape = {
+  newSandbox: isBoolean,
+  sandboxId: isString,
+  ip: isString,
+  sandboxAmi: isString,
+  sandboxInstance: isString,
+  preview: isOneOf(previewModes),
+  headless: isBoolean,
+  keepAlive: isIntegerAtLeast(0),
+};
+
+/** Client options with every default filled in. */
+export interface ResolvedClientOptions {
+  os: Os;
+  resolution: string;
+  width: number;
+  height: number;
+  apiRoot?: string;
+  analytics: boolean;
+  logging: boolean;
+  autoScreenshots: boolean;
+  newSandbox: boolean;
+  reconnect: boolean;
+  sandboxId?: string;
+  preview: Preview;
+  debugOnFailure: boolean;
+  ip?: string;
+  sandboxAmi?: string;
+  sandboxInstance?: string;
+  cache: { enabled: boolean; thresholds: { find: { screen: number; element: number }; assert: number } };
+  cacheKey?: string;
+  verify: boolean;
+  dashcam: boolean;
+  redraw: { enabled: boolean; thresholds: { screen: number | false; network: boolean } };
+  environment: Record<string, string>;
+  ai: AiOptions;
+  keepAlive: number;
+  stateDir: string;
+  /** Set when the deprecated `headless` option was used. */
+  usedHeadless: boolean;
+}
+
+export const DEFAULT_KEEP_ALIVE_MS = 60_000;
+
+function assertPlainObject(name: string, value: unknown): asserts value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidOptionError(name, `Invalid ${name}: expected an object of options, got ${JSON.stringify(value)}.`);
+  }
+}
+
+/** Validates constructor options and fills in the spec's defaults. */
+export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions {
+  assertPlainObject('client options', input);
+  checkShape(clientShape, input);
+  const o = input as ClientOptions;
+  const resolution = o.resolution ?? '1366x768';
+  const [width, height] = resolution.split('x').map(Number);
+  const cache = typeof o.cache === 'object' ? o.cache : { enabled: o.cache ?? true };
+  const redraw = typeof o.redraw === 'object' ? o.redraw : { enabled: o.redraw ?? true };
+  return {
+    os: o.os ?? 'linux',
+    resolution,
+    width,
+    height,
+    apiRoot: o.apiRoot,
+    analytics: o.analytics ?? true,
+    logging: o.logging ?? true,
+    autoScreenshots: o.autoScreenshots ?? false,
+    newSandbox: o.newSandbox ?? true,
+    reconnect: o.reconnect ?? false,
+    sandboxId: o.sandboxId,
+    preview: o.headless ? 'none' : o.preview ?? 'browser',
+    debugOnFailure: o.debugOnFailure ?? false,
+    ip: o.ip,
+    sandboxAmi: o.sandboxAmi,
+    sandboxInstance: o.sandboxInstance,
+    cache: {
+      enabled: cache.enabled ?? true,
+      thresholds: {
+        find: { screen: cache.thresholds?.find?.screen ?? 0.05, element: cache.thresholds?.find?.element ?? 0.8 },
+        assert: cache.thresholds?.assert ?? 0.05,
+      },
+    },
+    cacheKey: o.cacheKey,
+    verify: o.verify ?? false,
+    dashcam: o.dashcam ?? true,
+    redraw: {
+      enabled: redraw.enabled ?? true,
+      thresholds: { screen: redraw.thresholds?.screen ?? 0.05, network: redraw.thresholds?.network ?? false },
+    },
+    environment: o.environment ?? {},
+    ai: o.ai ?? {},
+    keepAlive: o.keepAlive ?? DEFAULT_KEEP_ALIVE_MS,
+    stateDir: o.stateDir ?? process.env.GLANCE_STATE_DIR ?? '.glance',
+    usedHeadless: o.headless !== undefined,
+  };
+}
+
+export interface ResolvedConnectOptions {
+  newSandbox: boolean;
+  sandboxId?: string;
+  ip?: string;
+  sandboxAmi?: string;
+  sandboxInstance?: string;
+  preview?: Preview;
+  keepAlive?: number;
+  usedHeadless: boolean;
+}
+
+/** Validates `connect()` options; defaults per interface spec 4.2 (`newSandbox` false). */
+export function resolveConnectOptions(input: unknown = {}): ResolvedConnectOptions {
+  assertPlainObject('connect options', input);
+  checkShape(connectShape, input);
+  const o = input as ConnectOptions;
+  return {
+    newSandbox: o.newSandbox ?? false,
+    sandboxId: o.sandboxId,
+    ip: o.ip,
+    sandboxAmi: o.sandboxAmi,
+    sandboxInstance: o.sandboxInstance,
+    preview: o.headless ? 'none' : o.preview,
+    keepAlive: o.keepAlive,
+    usedHeadless: o.headless !== undefined,
+  };
+}

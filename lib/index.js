@@ -1,0 +1,4 @@
+'use strict';
+// Package entry: loads the TypeScript SDK.
+require('./runtime/register');
+module.exports = require('./sdk.ts');

@@ -1,0 +1,123 @@
+import fs from 'fs';
+import http from 'http';
+import { randomBytes } from 'crypto';
+import { RawImage } from '../image/pixels';
+
+/** Where an agent listens and the token it requires. */
+export interface AgentEndpoint {
+  host: string;
+  port: number;
+  token: string;
+}
+
+export class AgentRequestError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+    this.name = 'AgentRequestError';
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Speaks the agent's HTTP API. One keep-alive connection pool per agent keeps
+ * the hot path (screenshot, click) at loopback round-trip cost.
+ */
+export class AgentClient {
+  private readonly pool = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  /** A frame file in /dev/shm that a local agent's X server writes into; null when not usable. */
+  private sharedFrame: { path: string; fd: number } | null | undefined;
+  /** Captures into the shared frame run one at a time. */
+  private frameQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly endpoint: AgentEndpoint) {}
+
+  get address(): string {
+    return `${this.endpoint.host}:${this.endpoint.port}`;
+  }
+
+  private send(method: string, path: string, body: unknown, timeoutMs: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      const req = http.request({
+        host: this.endpoint.host,
+        port: this.endpoint.port,
+        method,
+        path,
+        agent: this.pool,
+        headers: {
+          authorization: `Bearer ${this.endpoint.token}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, data: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`the agent at ${this.address} did not answer ${method} ${path} within ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /** A JSON call; non-2xx answers reject with the agent's error message. */
+  async call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
+    const res = await this.send(method, path, body, timeoutMs);
+    const json = res.data.length ? JSON.parse(res.data.toString('utf8')) : {};
+    if (res.status < 200 || res.status >= 300) throw new AgentRequestError(res.status, json.error ?? `agent answered ${res.status}`);
+    return json as T;
+  }
+
+  /**
+   * The screen as raw BGRX pixels: no encoding on the hot path. A local agent
+   * writes into shared memory, so only a small JSON reply crosses the socket.
+   */
+  screenRaw(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<RawImage> {
+    const frame = this.frameFile();
+    if (!frame) return this.screenOverHttp(timeoutMs);
+    const next = this.frameQueue.then(async () => {
+      const { width, height } = await this.call<{ width: number; height: number }>('POST', '/screen/shared', { path: frame.path }, timeoutMs);
+      const data = Buffer.allocUnsafe(width * height * 4);
+      fs.readSync(frame.fd, data, 0, data.length, 0);
+      return { width, height, data };
+    });
+    this.frameQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private frameFile(): { path: string; fd: number } | null {
+    if (this.sharedFrame !== undefined) return this.sharedFrame;
+    this.sharedFrame = null;
+    if (['127.0.0.1', 'localhost', '::1'].includes(this.endpoint.host) && fs.existsSync('/dev/shm')) {
+      try {
+        const path = `/dev/shm/glance-client-${process.pid}-${randomBytes(4).toString('hex')}.frame`;
+        this.sharedFrame = { path, fd: fs.openSync(path, 'w+', 0o600) };
+      } catch {
+        /* no shared memory: frames come over HTTP */
+      }
+    }
+    return this.sharedFrame;
+  }
+
+  private async screenOverHttp(timeoutMs: number): Promise<RawImage> {
+    const res = await this.send('GET', '/screen', undefined, timeoutMs);
+    if (res.status !== 200) throw new AgentRequestError(res.status, JSON.parse(res.data.toString('utf8')).error);
+    return { width: Number(res.headers['x-width']), height: Number(res.headers['x-height']), data: res.data };
+  }
+
+  async screenPng(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Buffer> {
+    const res = await this.send('GET', '/screen?format=png', undefined, timeoutMs);
+    if (res.status !== 200) throw new AgentRequestError(res.status, JSON.parse(res.data.toString('utf8')).error);
+    return res.data;
+  }
+
+  close(): void {
+    this.pool.destroy();
+    if (this.sharedFrame) {
+      fs.closeSync(this.sharedFrame.fd);
+      fs.rmSync(this.sharedFrame.path, { force: true });
+      this.sharedFrame = undefined;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { Readable, Writable } from 'stream';
+
+/**
+ * A minimal DevTools-protocol client over Chromium's `--remote-debugging-pipe`
+ * (fd 3 carries commands in, fd 4 replies out, NUL-terminated JSON). Glance
+ * uses it to know that a page has loaded and painted, rather than guessing
+ * from pixels.
+ */
+export class CdpPipe {
+  private nextId = 1;
+  private buffered = '';
+  private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+
+  constructor(private readonly input: Writable, output: Readable) {
+    output.setEncoding('utf8');
+    output.on('data', (chunk: string) => this.receive(chunk));
+    output.on('close', () => this.failAll(new Error('Chromium closed its debugging pipe')));
+    input.on('error', (e) => this.failAll(e));
+  }
+
+  private receive(chunk: string): void {
+    this.buffered += chunk;
+    let end: number;
+    while ((end = this.buffered.indexOf('\0')) >= 0) {
+      const message = JSON.parse(this.buffered.slice(0, end));
+      this.buffered = this.buffered.slice(end + 1);
+      const waiter = message.id !== undefined ? this.pending.get(message.id) : undefined;
+      if (!waiter) continue;
+      this.pending.delete(message.id);
+      if (message.error) waiter.reject(new Error(`${message.error.message} (${message.error.code})`));
+      else waiter.resolve(message.result);
+    }
+  }
+
+  private failAll(error: Error): void {
+    for (const waiter of this.pending.values()) waiter.reject(error);
+    this.pending.clear();
+  }
+
+  send<T = any>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.input.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+    });
+  }
+
+  /** Resolves once the first page target has loaded and painted two frames. */
+  async waitForPaintedPage(deadline: number): Promise<void> {
+    let targetId: string | undefined;
+    while (!targetId) {
+      const { targetInfos } = await this.send<{ targetInfos: { type: string; targetId: string }[] }>('Target.getTargets');
+      targetId = targetInfos.find((t) => t.type === 'page')?.targetId;
+      if (!targetId) {
+        if (Date.now() > deadline) throw new Error('Chromium opened no page');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    }
+    const { sessionId } = await this.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    // Until the URL from the command line commits, the page is about:blank; a
+    // commit destroys the context an evaluation ran in. Both mean: ask again.
+    const painted = `location.href === 'about:blank' ? 'blank' : new Promise((resolve) => {
+      const paint = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve('painted')));
+      if (document.readyState === 'complete') paint(); else addEventListener('load', paint, { once: true });
+    })`;
+    for (;;) {
+      const outcome = await this.send<{ result?: { value?: string } }>('Runtime.evaluate', { expression: painted, awaitPromise: true, returnByValue: true }, sessionId)
+        .then((r) => r.result?.value, () => 'retry');
+      if (outcome === 'painted') break;
+      if (Date.now() > deadline) throw new Error('the page did not finish loading');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await this.send('Target.detachFromTarget', { sessionId });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * What the agent needs from a desktop. The X11 driver implements it today; a
+ * Windows driver can implement the same surface later.
+ */
+
+/** One captured screen: 4 bytes a pixel, blue-green-red-unused (X11 ZPixmap order). */
+export interface Frame {
+  width: number;
+  height: number;
+  data: Buffer;
+}
+
+export type MouseButton = 'left' | 'middle' | 'right';
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+
+export interface WindowInfo {
+  id: number;
+  title: string;
+  className: string;
+  pid: number | null;
+}
+
+export interface Driver {
+  readonly width: number;
+  readonly height: number;
+  capture(): Promise<Frame>;
+  /** Captures into a frame file on this machine (the shared-memory hot path for local clients). */
+  captureToFile(path: string): Promise<void>;
+  moveTo(x: number, y: number): Promise<void>;
+  button(button: MouseButton, pressed: boolean): Promise<void>;
+  wheel(direction: ScrollDirection, clicks: number): Promise<void>;
+  /** Presses the canonical key names in order, then releases them in reverse. */
+  chord(keys: readonly string[]): Promise<void>;
+  /** Types text character by character, `delayMs` apart. */
+  typeText(text: string, delayMs: number): Promise<void>;
+  windows(): Promise<WindowInfo[]>;
+  activate(windowId: number): Promise<void>;
+  activeWindow(): Promise<number | null>;
+  /** True once a window manager runs (window queries and focus need one). */
+  hasWindowManager(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,146 @@
+/**
+ * A local sandbox's supervisor process: starts Xvfb (first, since it is the
+ * slowest part), a window manager and optionally x11vnc, then serves the agent
+ * API until its lifetime ends, and takes every child down with it.
+ *
+ * Started detached by the local provider, which writes the config as one JSON
+ * line on stdin (so the token is never on a command line) and reads one JSON
+ * "ready" line back from stdout.
+ */
+import fs from 'fs';
+import net from 'net';
+import path from 'path';
+import { ProcessGroup } from './processes';
+
+export interface SupervisorConfig {
+  id: string;
+  token: string;
+  width: number;
+  height: number;
+  keepAlive: number;
+  stateDir: string;
+  environment: Record<string, string>;
+  vnc: boolean;
+}
+
+function readConfig(): Promise<SupervisorConfig> {
+  return new Promise((resolve, reject) => {
+    let input = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk) => {
+      input += chunk;
+      const newline = input.indexOf('\n');
+      if (newline >= 0) {
+        process.stdin.pause();
+        process.stdin.destroy();
+        try { resolve(JSON.parse(input.slice(0, newline))); } catch (e) { reject(e); }
+      }
+    });
+    process.stdin.on('end', () => reject(new Error('no config on stdin')));
+  });
+}
+
+/** Starts Xvfb on a free display; Xvfb reports the number on fd 3 once it accepts connections. */
+function startXvfb(processes: ProcessGroup, width: number, height: number, log: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xvfb = processes.spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-dpi', '96'], {
+      stdio: ['ignore', log, log, 'pipe'],
+    });
+    let output = '';
+    const pipe = xvfb.stdio[3] as NodeJS.ReadableStream;
+    pipe.setEncoding('utf8');
+    pipe.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.includes('\n')) resolve(`:${output.trim()}`);
+    });
+    xvfb.once('error', (e) => reject(new Error(`Xvfb could not start: ${e.message}. Install it with 'apt-get install xvfb'.`)));
+    xvfb.once('exit', (code) => reject(new Error(`Xvfb exited with code ${code} before it was ready`)));
+    setTimeout(() => reject(new Error('Xvfb did not report a display within 10 s')), 10_000).unref();
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+const processes = new ProcessGroup();
+
+async function main(): Promise<void> {
+  const config = await readConfig();
+  const workDir = path.join(config.stateDir, 'sandboxes', config.id);
+  fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
+  const log = fs.openSync(path.join(workDir, 'agent.log'), 'a');
+  const xvfbReady = startXvfb(processes, config.width, config.height, log);
+
+  // Load the rest while Xvfb starts.
+  const { X11Driver } = await import('./x11-driver');
+  const { Launcher } = await import('./launcher');
+  const { Lifetime } = await import('./lifetime');
+  const { createAgentServer } = await import('./server');
+  const { SandboxRegistry } = await import('../registry');
+  const { waitFor } = await import('../../util/wait');
+
+  const display = await xvfbReady;
+  const env = { ...process.env, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
+  processes.spawn('openbox', ['--sm-disable'], { env, stdio: ['ignore', log, log] });
+  const vncPort = config.vnc ? await freePort() : null;
+  if (vncPort) {
+    processes.spawn('x11vnc', ['-display', display, '-rfbport', String(vncPort), '-localhost', '-nopw', '-forever', '-shared', '-quiet'], { env, stdio: ['ignore', log, log] });
+  }
+  const driver = await X11Driver.connect(display);
+  await waitFor('the window manager', () => driver.hasWindowManager(), { timeoutMs: 10_000, intervalMs: 10 });
+
+  const registry = new SandboxRegistry(config.stateDir);
+  let ending = false;
+  const terminate = async (reason: string) => {
+    if (ending) return;
+    ending = true;
+    lifetime.end();
+    server.close();
+    await driver.close();
+    await processes.killAll();
+    registry.markStopped(config.id, reason);
+    for (const entry of fs.readdirSync(workDir)) {
+      if (entry.startsWith('chromium-')) fs.rmSync(path.join(workDir, entry), { recursive: true, force: true });
+    }
+    fs.writeSync(log, `${new Date().toISOString()} stopped: ${reason}\n`);
+    process.exit(0);
+  };
+  const lifetime = new Lifetime((reason) => void terminate(reason), config.keepAlive);
+  const server = createAgentServer({
+    id: config.id,
+    token: config.token,
+    driver,
+    processes,
+    lifetime,
+    env,
+    workDir,
+    launcher: new Launcher(driver, processes, env, workDir),
+    describe: () => ({
+      id: config.id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort,
+      state: lifetime.state, expiresAt: lifetime.expiresAt ? new Date(lifetime.expiresAt).toISOString() : null,
+    }),
+    terminate: (reason) => void terminate(reason),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  process.on('SIGTERM', () => void terminate('SIGTERM'));
+  process.on('SIGINT', () => void terminate('SIGINT'));
+  process.on('uncaughtException', (error) => {
+    fs.writeSync(log, `${new Date().toISOString()} crashed: ${error.stack}\n`);
+    void terminate(`agent crashed: ${error.message}`);
+  });
+  process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, port, display, vncPort, workDir })}\n`);
+}
+
+main().catch(async (error) => {
+  await processes.killAll();
+  process.stdout.write(`${JSON.stringify({ ready: false, error: error.message })}\n`, () => process.exit(1));
+});

@@ -1,0 +1,38 @@
+import { ChildProcess, spawn, SpawnOptions } from 'child_process';
+
+/**
+ * Every process the agent starts (X server, window manager, apps, exec
+ * commands) runs in its own process group and is registered here, so that
+ * terminating the sandbox ends all of them and nothing is orphaned.
+ */
+export class ProcessGroup {
+  private readonly children = new Set<ChildProcess>();
+
+  spawn(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+    const child = spawn(command, args, { stdio: 'ignore', ...options, detached: true });
+    this.children.add(child);
+    child.once('exit', () => this.children.delete(child));
+    child.once('error', () => this.children.delete(child));
+    return child;
+  }
+
+  /** Sends SIGTERM to every group, then SIGKILL to what is still there after `graceMs`. */
+  async killAll(graceMs = 1500): Promise<void> {
+    const alive = [...this.children].filter((c) => c.exitCode === null && c.signalCode === null && c.pid);
+    for (const child of alive) signalGroup(child.pid!, 'SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (Date.now() < deadline && alive.some((c) => c.exitCode === null && c.signalCode === null)) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    for (const child of alive) signalGroup(child.pid!, 'SIGKILL');
+    this.children.clear();
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* the group is already gone */
+  }
+}

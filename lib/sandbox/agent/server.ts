@@ -1,0 +1,183 @@
+import http from 'http';
+import { timingSafeEqual } from 'crypto';
+import { Driver, MouseButton, ScrollDirection } from './driver';
+import { Launcher } from './launcher';
+import { Lifetime } from './lifetime';
+import { runShell } from './exec';
+import { ProcessGroup } from './processes';
+import { parseChord } from '../keys';
+import { bgrxToRgba, encodePng } from '../../image/pixels';
+
+/**
+ * The agent's HTTP API. Bound to loopback (or the address a self-hosted agent
+ * is told to listen on) and closed to anyone without the sandbox's token.
+ */
+export interface AgentContext {
+  id: string;
+  token: string;
+  driver: Driver;
+  launcher: Launcher;
+  processes: ProcessGroup;
+  /** Absent for a self-hosted agent, which does not own its machine's lifetime. */
+  lifetime?: Lifetime;
+  env: NodeJS.ProcessEnv;
+  workDir: string;
+  describe(): Record<string, unknown>;
+  terminate(reason: string): void;
+}
+
+class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+type Body = Record<string, any>;
+type Handler = (body: Body, url: URL, res: http.ServerResponse) => Promise<unknown>;
+
+const POINTER_ACTIONS = ['click', 'double-click', 'right-click', 'middle-click', 'hover', 'mouse-down', 'mouse-up'] as const;
+const SCROLL_DIRECTIONS: ScrollDirection[] = ['up', 'down', 'left', 'right'];
+const MAX_BODY = 1024 * 1024;
+
+function number(body: Body, key: string): number {
+  const value = body[key];
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new HttpError(400, `'${key}' must be a number, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function text(body: Body, key: string): string {
+  const value = body[key];
+  if (typeof value !== 'string') throw new HttpError(400, `'${key}' must be a string`);
+  return value;
+}
+
+function routes(ctx: AgentContext): Record<string, Handler> {
+  const { driver } = ctx;
+  const click = async (button: MouseButton, times: number) => {
+    for (let i = 0; i < times; i++) {
+      await driver.button(button, true);
+      await driver.button(button, false);
+    }
+  };
+  return {
+    'GET /health': async () => ctx.describe(),
+    'POST /session': async (body) => {
+      ctx.lifetime?.attach(number(body, 'keepAlive'));
+      return ctx.describe();
+    },
+    'POST /release': async (body) => {
+      const keepAlive = number(body, 'keepAlive');
+      if (keepAlive === 0) setImmediate(() => ctx.terminate('released with keepAlive 0'));
+      else ctx.lifetime?.release(keepAlive);
+      return ctx.describe();
+    },
+    'POST /terminate': async () => {
+      setImmediate(() => ctx.terminate('terminate requested'));
+      return { terminating: true };
+    },
+    'POST /screen/shared': async (body) => {
+      const path = text(body, 'path');
+      if (!/^\/dev\/shm\/glance-[\w.-]+\.frame$/.test(path)) throw new HttpError(400, `frame files live in /dev/shm and are named glance-*.frame, got '${path}'`);
+      await driver.captureToFile(path);
+      return { width: driver.width, height: driver.height, pixelFormat: 'bgrx' };
+    },
+    'GET /screen': async (_body, url, res) => {
+      const frame = await driver.capture();
+      if (url.searchParams.get('format') === 'png') {
+        const png = await encodePng({ width: frame.width, height: frame.height, data: bgrxToRgba(frame.data) });
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+        res.end(png);
+      } else {
+        res.writeHead(200, {
+          'content-type': 'application/octet-stream', 'content-length': frame.data.length,
+          'x-width': frame.width, 'x-height': frame.height, 'x-pixel-format': 'bgrx',
+        });
+        res.end(frame.data);
+      }
+      return undefined;
+    },
+    'POST /pointer': async (body) => {
+      const action = text(body, 'action') as (typeof POINTER_ACTIONS)[number];
+      if (!POINTER_ACTIONS.includes(action)) throw new HttpError(400, `unknown pointer action '${action}'; use one of ${POINTER_ACTIONS.join(', ')}`);
+      await driver.moveTo(number(body, 'x'), number(body, 'y'));
+      if (action === 'click') await click('left', 1);
+      else if (action === 'double-click') await click('left', 2);
+      else if (action === 'right-click') await click('right', 1);
+      else if (action === 'middle-click') await click('middle', 1);
+      else if (action === 'mouse-down') await driver.button('left', true);
+      else if (action === 'mouse-up') await driver.button('left', false);
+      return { ok: true };
+    },
+    'POST /scroll': async (body) => {
+      const direction = text(body, 'direction') as ScrollDirection;
+      if (!SCROLL_DIRECTIONS.includes(direction)) throw new HttpError(400, `unknown scroll direction '${direction}'`);
+      if (body.x !== undefined) await driver.moveTo(number(body, 'x'), number(body, 'y'));
+      await driver.wheel(direction, Math.max(1, Math.round(number(body, 'clicks'))));
+      return { ok: true };
+    },
+    'POST /keys': async (body) => {
+      await driver.chord(parseChord(body.keys));
+      return { ok: true };
+    },
+    'POST /type': async (body) => {
+      await driver.typeText(text(body, 'text'), typeof body.delay === 'number' ? body.delay : 0);
+      return { ok: true };
+    },
+    'POST /exec': async (body) => runShell(ctx.processes, text(body, 'code'), number(body, 'timeout'), ctx.env, ctx.workDir),
+    'POST /launch/app': async (body) => ctx.launcher.app(text(body, 'command'), number(body, 'timeout')),
+    'POST /launch/chrome': async (body) => ctx.launcher.chrome(text(body, 'url'), number(body, 'timeout')),
+    'POST /focus': async (body) => ctx.launcher.focus(text(body, 'name'), number(body, 'timeout')),
+    'GET /windows': async () => driver.windows(),
+  };
+}
+
+function authorized(req: http.IncomingMessage, token: string): boolean {
+  const header = req.headers.authorization ?? '';
+  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function readBody(req: http.IncomingMessage): Promise<Body> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) reject(new HttpError(413, 'request body too large'));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!chunks.length) return resolve({});
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        reject(new HttpError(400, 'request body is not JSON'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+export function createAgentServer(ctx: AgentContext): http.Server {
+  const table = routes(ctx);
+  return http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://agent');
+    const send = (status: number, value: unknown) => {
+      const json = JSON.stringify(value);
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+      res.end(json);
+    };
+    try {
+      if (!authorized(req, ctx.token)) throw new HttpError(401, 'missing or wrong agent token');
+      const handler = table[`${req.method} ${url.pathname}`];
+      if (!handler) throw new HttpError(404, `no such agent route: ${req.method} ${url.pathname}`);
+      ctx.lifetime?.renew();
+      const result = await handler(await readBody(req), url, res);
+      if (!res.headersSent) send(200, result ?? {});
+    } catch (error) {
+      const status = error instanceof HttpError ? error.status : (error as { code?: string }).code === 'GLANCE_INVALID_OPTION' ? 400 : 500;
+      if (!res.headersSent) send(status, { error: (error as Error).message });
+    }
+  });
+}

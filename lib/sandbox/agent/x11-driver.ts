@@ -1,0 +1,288 @@
+import fs from 'fs';
+import x11 from 'x11';
+import { Driver, Frame, MouseButton, ScrollDirection, WindowInfo } from './driver';
+import { keysymFor, keysymForChar, SHIFT_KEYSYM } from './x11-keysyms';
+
+/**
+ * The desktop driver for X11: captures over MIT-SHM (falling back to core
+ * GetImage) and sends input through XTEST, all on one in-process connection.
+ */
+
+type Callback<T> = (err: Error | null, value: T) => void;
+type XClient = Record<string, any>;
+
+const XTEST = { KeyPress: 2, KeyRelease: 3, ButtonPress: 4, ButtonRelease: 5, MotionNotify: 6 };
+const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
+const WHEEL: Record<ScrollDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
+const Z_PIXMAP = 2;
+const SUBSTRUCTURE_NOTIFY_AND_REDIRECT = 0x80000 | 0x100000;
+
+interface KeyPlace { keycode: number; shifted: boolean }
+const MAX_SHARED_FRAMES = 8;
+
+function promisify<T>(fn: (cb: Callback<T>) => void): Promise<T> {
+  return new Promise((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class X11Driver implements Driver {
+  readonly width: number;
+  readonly height: number;
+  private readonly keyPlaces = new Map<number, KeyPlace>();
+  private scratchKeycodes: number[] = [];
+  private nextScratch = 0;
+  private readonly atoms = new Map<string, number>();
+  /** Frame files attached to the X server, by path (see captureToFile). */
+  private readonly sharedFrames = new Map<string, number>();
+  private privateFrame: { path: string; fd: number } | null = null;
+
+  private constructor(
+    private readonly X: XClient,
+    private readonly root: number,
+    screen: { pixel_width: number; pixel_height: number },
+    private readonly xtest: XClient,
+    private readonly shm: XClient | null,
+    private readonly keysymsPerKeycode: number,
+  ) {
+    this.width = screen.pixel_width;
+    this.height = screen.pixel_height;
+  }
+
+  /** Connects to `display` (e.g. `:3`) and prepares capture and input. */
+  static async connect(display: string): Promise<X11Driver> {
+    const { X, info } = await new Promise<{ X: XClient; info: any }>((resolve, reject) => {
+      const client = x11.createClient({ display }, (err: Error | null, info: any) =>
+        err ? reject(err) : resolve({ X: info.client, info }));
+      client.on('error', reject);
+    });
+    X.on('error', (err: Error) => process.stderr.write(`glance agent: X error: ${err.message}\n`));
+    const screen = info.screen[0];
+    const xtest = await promisify<XClient>((cb) => X.require('xtest', cb));
+    const shm = await X11Driver.openShm(X);
+    const min = info.min_keycode;
+    const rows = await promisify<number[][]>((cb) => X.GetKeyboardMapping(min, info.max_keycode - min + 1, cb));
+    const driver = new X11Driver(X, screen.root, screen, xtest, shm, rows[0].length);
+    driver.indexKeyboard(min, rows);
+    return driver;
+  }
+
+  /** The MIT-SHM extension when a segment can really be attached here, else null (core GetImage still works). */
+  private static async openShm(X: XClient): Promise<XClient | null> {
+    try {
+      const ext = await promisify<XClient>((cb) => X.require('shm', cb));
+      return (await promisify<boolean>((cb) => ext.usable(cb))) && ext.fdCapable ? ext : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private indexKeyboard(minKeycode: number, rows: number[][]): void {
+    rows.forEach((syms, i) => {
+      const keycode = minKeycode + i;
+      if (syms.every((s) => s === 0)) this.scratchKeycodes.push(keycode);
+      syms.slice(0, 2).forEach((sym, level) => {
+        if (sym && !this.keyPlaces.has(sym)) this.keyPlaces.set(sym, { keycode, shifted: level === 1 });
+      });
+    });
+  }
+
+  /** A round trip: once it returns, the server has processed every earlier request. */
+  private sync(): Promise<void> {
+    return promisify((cb) => this.X.GetInputFocus(cb)).then(() => undefined);
+  }
+
+  get frameBytes(): number {
+    return this.width * this.height * 4;
+  }
+
+  /**
+   * Captures the screen into a frame file in /dev/shm. With MIT-SHM the X
+   * server writes the pixels straight into the file's pages, so a reader on
+   * the same machine gets the frame without any copy through a socket.
+   */
+  async captureToFile(path: string): Promise<void> {
+    if (!this.shm) {
+      const frame = await this.captureCore();
+      fs.writeFileSync(path, frame.data);
+      return;
+    }
+    const shm = this.shm;
+    const segment = await this.attachFrameFile(path);
+    await promisify((cb) => shm.GetImage(this.root, 0, 0, this.width, this.height, 0xffffffff, Z_PIXMAP, segment, 0, cb));
+  }
+
+  private async attachFrameFile(path: string): Promise<number> {
+    const known = this.sharedFrames.get(path);
+    if (known !== undefined) return known;
+    const fd = fs.openSync(path, 'r+');
+    try {
+      if (fs.fstatSync(fd).size < this.frameBytes) fs.ftruncateSync(fd, this.frameBytes);
+      const segment = this.X.AllocID();
+      await promisify((cb) => this.shm!.AttachFd(segment, fd, false, cb));
+      if (this.sharedFrames.size >= MAX_SHARED_FRAMES) {
+        const [oldest, oldSegment] = this.sharedFrames.entries().next().value as [string, number];
+        this.shm!.Detach(oldSegment);
+        this.sharedFrames.delete(oldest);
+      }
+      this.sharedFrames.set(path, segment);
+      return segment;
+    } finally {
+      fs.closeSync(fd); // the server holds its own mapping
+    }
+  }
+
+  async capture(): Promise<Frame> {
+    if (!this.shm) return this.captureCore();
+    if (!this.privateFrame) {
+      const path = `/dev/shm/glance-agent-${process.pid}-${Date.now()}.frame`;
+      const fd = fs.openSync(path, 'w+', 0o600);
+      fs.ftruncateSync(fd, this.frameBytes);
+      await this.attachFrameFile(path);
+      fs.unlinkSync(path); // anonymous from here: gone when the agent and server let go
+      this.privateFrame = { path, fd };
+    }
+    const segment = this.sharedFrames.get(this.privateFrame.path)!;
+    await promisify((cb) => this.shm!.GetImage(this.root, 0, 0, this.width, this.height, 0xffffffff, Z_PIXMAP, segment, 0, cb));
+    const data = Buffer.allocUnsafe(this.frameBytes);
+    fs.readSync(this.privateFrame.fd, data, 0, data.length, 0);
+    return { width: this.width, height: this.height, data };
+  }
+
+  private async captureCore(): Promise<Frame> {
+    const image = await promisify<{ data: Buffer }>((cb) => this.X.GetImage(Z_PIXMAP, this.root, 0, 0, this.width, this.height, 0xffffffff, cb));
+    return { width: this.width, height: this.height, data: image.data };
+  }
+
+  async moveTo(x: number, y: number): Promise<void> {
+    this.xtest.FakeInput(XTEST.MotionNotify, 0, 0, this.root, Math.round(x), Math.round(y));
+    await this.sync();
+  }
+
+  async button(button: MouseButton, pressed: boolean): Promise<void> {
+    this.xtest.FakeInput(pressed ? XTEST.ButtonPress : XTEST.ButtonRelease, BUTTONS[button], 0, this.root, 0, 0);
+    await this.sync();
+  }
+
+  async wheel(direction: ScrollDirection, clicks: number): Promise<void> {
+    for (let i = 0; i < clicks; i++) {
+      this.xtest.FakeInput(XTEST.ButtonPress, WHEEL[direction], 0, this.root, 0, 0);
+      this.xtest.FakeInput(XTEST.ButtonRelease, WHEEL[direction], 0, this.root, 0, 0);
+    }
+    await this.sync();
+  }
+
+  async chord(keys: readonly string[]): Promise<void> {
+    const places: KeyPlace[] = [];
+    for (const key of keys) places.push(await this.placeOf(keysymFor(key)));
+    const needsShift = places.some((p) => p.shifted) && !keys.includes('shift');
+    const codes = [...(needsShift ? [this.keyPlaces.get(SHIFT_KEYSYM)!.keycode] : []), ...places.map((p) => p.keycode)];
+    for (const code of codes) this.xtest.FakeInput(XTEST.KeyPress, code, 0, this.root, 0, 0);
+    for (const code of [...codes].reverse()) this.xtest.FakeInput(XTEST.KeyRelease, code, 0, this.root, 0, 0);
+    await this.sync();
+  }
+
+  async typeText(text: string, delayMs: number): Promise<void> {
+    for (const char of text) {
+      const place = await this.placeOf(keysymForChar(char));
+      const codes = place.shifted ? [this.keyPlaces.get(SHIFT_KEYSYM)!.keycode, place.keycode] : [place.keycode];
+      for (const code of codes) this.xtest.FakeInput(XTEST.KeyPress, code, 0, this.root, 0, 0);
+      for (const code of [...codes].reverse()) this.xtest.FakeInput(XTEST.KeyRelease, code, 0, this.root, 0, 0);
+      if (delayMs > 0) await sleep(delayMs);
+    }
+    await this.sync();
+  }
+
+  /**
+   * Where a keysym lives on the keyboard. A keysym the layout lacks (é, 漢) is
+   * bound to a spare keycode first, the way xdotool does it.
+   */
+  private async placeOf(keysym: number): Promise<KeyPlace> {
+    const known = this.keyPlaces.get(keysym);
+    if (known) return known;
+    if (this.scratchKeycodes.length === 0) throw new Error(`no spare keycode to type keysym 0x${keysym.toString(16)}`);
+    const keycode = this.scratchKeycodes[this.nextScratch++ % this.scratchKeycodes.length];
+    for (const [sym, place] of this.keyPlaces) if (place.keycode === keycode) this.keyPlaces.delete(sym);
+    const row = new Array(this.keysymsPerKeycode).fill(0);
+    row[0] = keysym;
+    row[1] = keysym;
+    this.X.ChangeKeyboardMapping(keycode, this.keysymsPerKeycode, row);
+    await this.sync();
+    // Clients re-read the keymap when they see MappingNotify; give them a moment.
+    await sleep(20);
+    const place = { keycode, shifted: false };
+    this.keyPlaces.set(keysym, place);
+    return place;
+  }
+
+  private async atom(name: string): Promise<number> {
+    const cached = this.atoms.get(name);
+    if (cached !== undefined) return cached;
+    const value = await promisify<number>((cb) => this.X.InternAtom(false, name, cb));
+    this.atoms.set(name, value);
+    return value;
+  }
+
+  private async property(window: number, name: string): Promise<{ type: number; data: Buffer }> {
+    const atom = await this.atom(name);
+    return promisify((cb) => this.X.GetProperty(0, window, atom, 0, 0, 1 << 20, cb));
+  }
+
+  private async text(window: number, ...names: string[]): Promise<string> {
+    for (const name of names) {
+      const prop = await this.property(window, name);
+      if (prop.data.length) return prop.data.toString('utf8').replace(/\0+$/, '');
+    }
+    return '';
+  }
+
+  async windows(): Promise<WindowInfo[]> {
+    const list = await this.property(this.root, '_NET_CLIENT_LIST');
+    const ids: number[] = [];
+    for (let i = 0; i + 4 <= list.data.length; i += 4) ids.push(list.data.readUInt32LE(i));
+    const result: WindowInfo[] = [];
+    for (const id of ids) {
+      try {
+        const pid = await this.property(id, '_NET_WM_PID');
+        result.push({
+          id,
+          title: await this.text(id, '_NET_WM_NAME', 'WM_NAME'),
+          className: (await this.text(id, 'WM_CLASS')).split('\0').filter(Boolean).join(' '),
+          pid: pid.data.length >= 4 ? pid.data.readUInt32LE(0) : null,
+        });
+      } catch {
+        /* the window closed while we looked: skip it */
+      }
+    }
+    return result;
+  }
+
+  async activate(windowId: number): Promise<void> {
+    const activeAtom = await this.atom('_NET_ACTIVE_WINDOW');
+    this.X.SendEvent(this.root, false, SUBSTRUCTURE_NOTIFY_AND_REDIRECT, {
+      name: 'ClientMessage', format: 32, wid: windowId, message_type: activeAtom, data: [2, 0, 0, 0, 0],
+    });
+    await this.sync();
+  }
+
+  async activeWindow(): Promise<number | null> {
+    const prop = await this.property(this.root, '_NET_ACTIVE_WINDOW');
+    const id = prop.data.length >= 4 ? prop.data.readUInt32LE(0) : 0;
+    return id || null;
+  }
+
+  async hasWindowManager(): Promise<boolean> {
+    return (await this.property(this.root, '_NET_SUPPORTING_WM_CHECK')).data.length >= 4;
+  }
+
+  async close(): Promise<void> {
+    try {
+      for (const segment of this.sharedFrames.values()) this.shm?.Detach(segment);
+      if (this.privateFrame) fs.closeSync(this.privateFrame.fd);
+      await this.sync();
+    } catch {
+      /* the display may already be gone */
+    }
+    this.X.terminate();
+  }
+}

@@ -1,0 +1,104 @@
+import fs from 'fs';
+import path from 'path';
+
+/**
+ * What is running, on disk: `.glance/sandboxes/<id>.json` (mode 0600, it holds
+ * the agent token) and `.glance/last-sandbox` with the id of the newest one.
+ */
+export interface SandboxRecord {
+  id: string;
+  pid: number;
+  display: string;
+  port: number;
+  token: string;
+  os: 'linux';
+  width: number;
+  height: number;
+  vncPort: number | null;
+  workDir: string;
+  createdAt: string;
+  state: 'running' | 'stopped';
+  stoppedAt?: string;
+  stopReason?: string;
+}
+
+const STOPPED_RECORD_TTL_MS = 24 * 60 * 60 * 1000;
+
+export class SandboxRegistry {
+  readonly dir: string;
+
+  constructor(readonly stateDir: string) {
+    this.dir = path.join(stateDir, 'sandboxes');
+  }
+
+  private file(id: string): string {
+    if (!/^[\w-]+$/.test(id)) throw new Error(`'${id}' is not a sandbox id (ids are letters, digits and dashes)`);
+    return path.join(this.dir, `${id}.json`);
+  }
+
+  workDir(id: string): string {
+    return path.join(this.dir, id);
+  }
+
+  write(record: SandboxRecord): void {
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const target = this.file(record.id);
+    const temp = `${target}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, JSON.stringify(record, null, 2), { mode: 0o600 });
+    fs.renameSync(temp, target);
+  }
+
+  read(id: string): SandboxRecord | null {
+    try {
+      return JSON.parse(fs.readFileSync(this.file(id), 'utf8')) as SandboxRecord;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  markStopped(id: string, reason: string): void {
+    const record = this.read(id);
+    if (record && record.state !== 'stopped') this.write({ ...record, state: 'stopped', stoppedAt: new Date().toISOString(), stopReason: reason });
+  }
+
+  list(): SandboxRecord[] {
+    if (!fs.existsSync(this.dir)) return [];
+    return fs.readdirSync(this.dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => this.read(f.slice(0, -5)))
+      .filter((r): r is SandboxRecord => r !== null);
+  }
+
+  setLast(id: string): void {
+    fs.mkdirSync(this.stateDir, { recursive: true });
+    fs.writeFileSync(path.join(this.stateDir, 'last-sandbox'), `${id}\n`);
+  }
+
+  last(): string | null {
+    try {
+      return fs.readFileSync(path.join(this.stateDir, 'last-sandbox'), 'utf8').trim() || null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Drops records of sandboxes that stopped more than a day ago. */
+  prune(now = Date.now()): void {
+    for (const record of this.list()) {
+      if (record.state === 'stopped' && record.stoppedAt && now - Date.parse(record.stoppedAt) > STOPPED_RECORD_TTL_MS) {
+        fs.rmSync(this.file(record.id), { force: true });
+        fs.rmSync(this.workDir(record.id), { recursive: true, force: true });
+      }
+    }
+  }
+}
+
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,27 @@
+/** Bounded waiting: every wait in Glance has a deadline. */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class TimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TimeoutError';
+  }
+}
+
+/**
+ * Polls `check` until it returns a value other than undefined/false, or throws
+ * a TimeoutError that says what was awaited.
+ */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  { timeoutMs, intervalMs = 50 }: { timeoutMs: number; intervalMs?: number },
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value as T;
+    if (Date.now() >= deadline) throw new TimeoutError(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
+    await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
+  }
+}
