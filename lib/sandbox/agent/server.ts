@@ -67,11 +67,14 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     },
     'POST /release': async (body) => {
       const keepAlive = number(body, 'keepAlive');
+      // A self-hosted agent has no lifetime: its machine outlives every session.
+      if (!ctx.lifetime) return ctx.describe();
       if (keepAlive === 0) setImmediate(() => ctx.terminate('released with keepAlive 0'));
-      else ctx.lifetime?.release(keepAlive);
+      else ctx.lifetime.release(keepAlive);
       return ctx.describe();
     },
     'POST /terminate': async () => {
+      if (!ctx.lifetime) throw new HttpError(403, 'a self-hosted agent is stopped on its own machine, not by a client');
       setImmediate(() => ctx.terminate('terminate requested'));
       return { terminating: true };
     },

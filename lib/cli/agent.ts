@@ -1,0 +1,45 @@
+import os from 'os';
+import path from 'path';
+import { X11Driver } from '../sandbox/agent/x11-driver';
+import { Launcher } from '../sandbox/agent/launcher';
+import { ProcessGroup } from '../sandbox/agent/processes';
+import { createAgentServer } from '../sandbox/agent/server';
+import { parseFlags } from './main';
+
+/**
+ * `glance agent --listen HOST:PORT`: serves an existing display (DISPLAY) to
+ * Glance clients that connect with `ip`. It never stops its machine; it
+ * ends on Ctrl-C, taking the apps it launched with it.
+ */
+export async function agentCommand(args: string[]): Promise<number> {
+  const { flags } = parseFlags(args);
+  const listen = typeof flags.listen === 'string' ? flags.listen : '127.0.0.1:4780';
+  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(listen);
+  if (!match) throw new Error(`--listen takes HOST:PORT, e.g. 0.0.0.0:4780, got '${listen}'.`);
+  const token = typeof flags.token === 'string' ? flags.token : process.env.GLANCE_AGENT_TOKEN;
+  if (!token || token.length < 16) throw new Error('The agent needs a token of 16 or more characters: --token T or GLANCE_AGENT_TOKEN. Clients set GLANCE_AGENT_TOKEN to the same value.');
+  const display = typeof flags.display === 'string' ? flags.display : process.env.DISPLAY;
+  if (!display) throw new Error('No display: set DISPLAY (e.g. :0) or pass --display :0.');
+
+  const driver = await X11Driver.connect(display);
+  const processes = new ProcessGroup();
+  const workDir = path.join(os.tmpdir(), `glance-agent-${process.pid}`);
+  const env = { ...process.env, DISPLAY: display };
+  const id = `agent-${os.hostname()}`;
+  const server = createAgentServer({
+    id, token, driver, processes, env, workDir,
+    launcher: new Launcher(driver, processes, env, workDir),
+    describe: () => ({ id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort: null, state: 'self-hosted' }),
+    terminate: () => undefined,
+  });
+  await new Promise<void>((resolve, reject) => server.listen(Number(match[2]), match[1], resolve).on('error', reject));
+  console.log(`Glance agent serving display ${display} (${driver.width}x${driver.height}) on ${listen}.`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  server.close();
+  await processes.killAll();
+  await driver.close();
+  return 0;
+}

@@ -1,0 +1,30 @@
+import fs from 'fs';
+import path from 'path';
+import { callSite } from './call-site';
+import { Redactor } from './redact';
+
+/**
+ * Screenshot files: `.glance/screenshots/<test>/<seq>-<action>-<phase>-L<line>-<description>.png`,
+ * with secrets masked and unsafe characters removed from every part of the name.
+ */
+export class ScreenshotFolder {
+  private seq = 0;
+
+  constructor(private readonly stateDir: string, private readonly redactor: Redactor) {}
+
+  pathFor(action: string, phase: string, description: string): string {
+    const site = callSite();
+    const test = slug(site ? path.basename(site.file).replace(/\.[^.]+$/, '') : 'session', 60);
+    const parts = [String(++this.seq).padStart(4, '0'), slug(action, 30), slug(phase, 10)];
+    if (site) parts.push(`L${site.line}`);
+    const label = slug(this.redactor.text(description), 40);
+    if (label) parts.push(label);
+    const dir = path.join(this.stateDir, 'screenshots', test);
+    fs.mkdirSync(dir, { recursive: true });
+    return path.join(dir, `${parts.join('-')}.png`);
+  }
+}
+
+function slug(text: string, max: number): string {
+  return text.replace(/\*{4}/g, 'secret').replace(/[^\w.]+/g, '_').replace(/^_+|_+$/g, '').slice(0, max);
+}

@@ -1,0 +1,41 @@
+import fs from 'fs';
+import path from 'path';
+import Database from 'better-sqlite3';
+
+/**
+ * `.glance/glance.db`: teams, API keys (hashed) and service secrets. WAL mode
+ * so that parallel test workers can read and write at once.
+ */
+export type Db = Database.Database;
+
+const MIGRATIONS = [
+  `CREATE TABLE teams (id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL);
+   CREATE TABLE api_keys (
+     id INTEGER PRIMARY KEY,
+     team_id INTEGER NOT NULL REFERENCES teams(id),
+     hash TEXT NOT NULL UNIQUE,
+     hint TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     revoked_at TEXT
+   );
+   CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);`,
+];
+
+export function dbPath(stateDir: string): string {
+  return path.join(stateDir, 'glance.db');
+}
+
+/** Opens (creating and migrating if needed) the state database. */
+export function openDb(stateDir: string): Db {
+  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const db = new Database(dbPath(stateDir), { timeout: 10_000 });
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 10000');
+  db.pragma('foreign_keys = ON');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  db.transaction(() => {
+    for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]);
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+  return db;
+}
