@@ -47,8 +47,11 @@ export interface CommandEvent {
 
 const CLICK_ACTIONS: ClickAction[] = ['click', 'double-click', 'right-click', 'middle-click', 'hover', 'mouse-down', 'mouse-up'];
 const SCROLL_DIRECTIONS: ScrollDirection[] = ['up', 'down', 'left', 'right'];
-/** Chromium on X11 scrolls about this many pixels per wheel click. */
-export const PIXELS_PER_WHEEL_CLICK = 53;
+/**
+ * Scrolling is sent as wheel clicks; Chromium on X11 moves 120 px per click
+ * (measured), so amounts are rounded to whole clicks.
+ */
+export const PIXELS_PER_WHEEL_CLICK = 120;
 /** How long a sandbox stays rejoinable after a failure with debugOnFailure. */
 export const DEBUG_KEEP_ALIVE_MS = 30 * 60 * 1000;
 const HEARTBEAT_MS = 10_000;

@@ -18,7 +18,7 @@ export function chromiumArgs(url: string, userDataDir: string, width: number, he
     '--no-sandbox', '--test-type', '--disable-gpu', '--disable-quic', '--no-first-run', '--no-default-browser-check',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--password-store=basic',
     '--disable-dev-shm-usage', '--disable-features=Translate,MediaRouter', '--disable-session-crashed-bubble',
-    '--remote-debugging-pipe',
+    '--remote-debugging-pipe', '--disable-smooth-scrolling',
     `--user-data-dir=${userDataDir}`, '--kiosk', '--window-position=0,0', `--window-size=${width},${height}`, url,
   ];
 }

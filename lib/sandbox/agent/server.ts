@@ -130,7 +130,10 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     'POST /launch/app': async (body) => ctx.launcher.app(text(body, 'command'), number(body, 'timeout')),
     'POST /launch/chrome': async (body) => ctx.launcher.chrome(text(body, 'url'), number(body, 'timeout')),
     'POST /focus': async (body) => ctx.launcher.focus(text(body, 'name'), number(body, 'timeout')),
-    'GET /windows': async () => driver.windows(),
+    'GET /windows': async () => {
+      const active = await driver.activeWindow();
+      return (await driver.windows()).map((w) => ({ ...w, active: w.id === active }));
+    },
   };
 }
 

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+'use strict';
+// Runs the test suite with node's test runner. Before it starts, it notes the
+// desktop processes already running, so the last test can prove that the
+// suite leaked none of its own.
+const { execFileSync, spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..');
+const only = process.argv.slice(2);
+const collect = (dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f));
+const files = only.length ? only : [...collect('test/unit'), ...collect('test/integration'), 'test/leaks.test.ts'];
+
+const suiteRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-test-'));
+const baseline = path.join(suiteRoot, 'processes-before.json');
+fs.writeFileSync(baseline, JSON.stringify(require('../test/helpers/processes.js').desktopProcesses()));
+
+const result = spawnSync(process.execPath, ['-r', './lib/runtime/register.js', '--test', '--test-concurrency=1', ...files], {
+  cwd: root, stdio: 'inherit',
+  env: { ...process.env, GLANCE_TEST_ROOT: suiteRoot, GLANCE_TEST_BASELINE: baseline },
+});
+fs.rmSync(suiteRoot, { recursive: true, force: true });
+process.exit(result.status ?? 1);

@@ -1,0 +1,61 @@
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { Client } from '../../lib/sdk';
+import type { ClientOptions } from '../../lib/config/options';
+import { openDb } from '../../lib/service/store';
+import { createApiKey } from '../../lib/service/api-keys';
+import { serveFolder } from '../../lib/util/static-server';
+import { waitFor } from '../../lib/util/wait';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const FIXTURES = path.join(REPO_ROOT, 'features', 'fixtures');
+
+/** A private state folder with a fresh API key, under the suite's temp root. */
+export function testState(): { stateDir: string; apiKey: string } {
+  const root = process.env.GLANCE_TEST_ROOT ?? os.tmpdir();
+  fs.mkdirSync(root, { recursive: true });
+  const stateDir = fs.mkdtempSync(path.join(root, 'state-'));
+  const db = openDb(stateDir);
+  const { key } = createApiKey(db);
+  db.close();
+  return { stateDir, apiKey: key };
+}
+
+export function newClient(state: { stateDir: string; apiKey: string }, options: ClientOptions = {}): Client {
+  return new Client(state.apiKey, { stateDir: state.stateDir, preview: 'none', logging: false, ...options });
+}
+
+/** Auth, connect and open a fixture page in one go. */
+export async function clientOnPage(state: { stateDir: string; apiKey: string }, url: string, options: ClientOptions = {}): Promise<Client> {
+  const client = newClient(state, options);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url });
+  return client;
+}
+
+export function fixtureServer() {
+  return serveFolder(FIXTURES);
+}
+
+/** The page's title (fixtures mirror their state into it), read from the sandbox's window list. */
+export async function pageTitle(client: Client): Promise<string> {
+  const windows = await client.requireAgent().call<{ title: string; className: string }[]>('GET', '/windows');
+  const browser = windows.find((w) => /chromium/i.test(w.className));
+  return (browser?.title ?? '').replace(/ - Chromium$/, '');
+}
+
+/** Waits until the fixture's JSON state satisfies `check`; returns it. */
+export async function waitForPageState<T = Record<string, any>>(client: Client, check: (state: T) => boolean, timeoutMs = 5000): Promise<T> {
+  let last: T | undefined;
+  try {
+    return await waitFor('the page state', async () => {
+      const title = await pageTitle(client);
+      try { last = JSON.parse(title); } catch { return undefined; }
+      return check(last as T) ? last : undefined;
+    }, { timeoutMs, intervalMs: 20 });
+  } catch (error) {
+    throw new Error(`${(error as Error).message} Last page state: ${JSON.stringify(last)}`);
+  }
+}

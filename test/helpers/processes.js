@@ -1,0 +1,18 @@
+'use strict';
+// Lists the desktop processes a sandbox may start, as pid -> command line.
+const fs = require('fs');
+
+const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc)( |$)|lib\/sandbox\/agent\/main\.ts/;
+
+function desktopProcesses() {
+  const found = {};
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      if (PATTERN.test(cmd)) found[pid] = cmd;
+    } catch { /* exited */ }
+  }
+  return found;
+}
+
+module.exports = { desktopProcesses };

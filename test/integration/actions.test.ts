@@ -1,0 +1,114 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'fs';
+import { Client } from '../../lib/sdk';
+import { ExecError } from '../../lib/config/errors';
+import { clientOnPage, fixtureServer, testState, waitForPageState } from '../helpers/glance';
+import { waitFor } from '../../lib/util/wait';
+
+// One sandbox with Chromium on the input lab page, driven like a user would.
+let server: Awaited<ReturnType<typeof fixtureServer>>;
+let client: Client;
+const state = testState();
+
+before(async () => {
+  server = await fixtureServer();
+  client = await clientOnPage(state, `${server.url}/input-lab.html`);
+});
+
+after(async () => {
+  await client?.disconnect();
+  await server?.close();
+});
+
+/** The swatch's colour at (420, 80), straight from the screen's raw pixels (BGRX). */
+async function swatchColour(): Promise<[number, number, number]> {
+  const screen = await client.requireAgent().screenRaw();
+  const i = (80 * screen.width + 420) * 4;
+  return [screen.data[i + 2], screen.data[i + 1], screen.data[i]];
+}
+
+test('a click changes the page, checked by pixels', async () => {
+  assert.deepEqual(await swatchColour(), [255, 255, 255]);
+  await client.click(160, 80);
+  const red = await waitFor('the swatch to turn red', async () => {
+    const c = await swatchColour();
+    return c[0] > 200 && c[1] < 60 ? c : undefined;
+  }, { timeoutMs: 3000, intervalMs: 10 });
+  assert.deepEqual(red, [220, 30, 30]);
+  await client.click({ x: 160, y: 80 });
+  await waitForPageState(client, (s) => s.clicks === 2 && s.on === false);
+  assert.deepEqual(await swatchColour(), [255, 255, 255]);
+});
+
+test('right-click and double-click reach the page as such', async () => {
+  await client.click(700, 500, 'right-click');
+  await waitForPageState(client, (s) => s.combo === 'contextmenu');
+  await client.click(700, 500, 'double-click');
+  await waitForPageState(client, (s) => s.combo === 'dblclick');
+});
+
+test('typing reproduces every printable ASCII character, shifted ones included', async () => {
+  await client.click(300, 178);
+  await client.pressKeys(['ctrl+a']);
+  await client.pressKeys(['backspace']);
+  let ascii = '';
+  for (let c = 0x20; c <= 0x7e; c++) ascii += String.fromCharCode(c);
+  await client.type(ascii);
+  const s = await waitForPageState(client, (st) => st.value.length >= ascii.length);
+  assert.equal(s.value, ascii);
+});
+
+test('non-ASCII text is typed through a spare keycode', async () => {
+  await client.pressKeys(['ctrl+a']);
+  await client.type('Grüße, café — ✓');
+  const s = await waitForPageState(client, (st) => st.value.endsWith('✓'));
+  assert.equal(s.value, 'Grüße, café — ✓');
+});
+
+test('key combinations arrive with their modifiers', async () => {
+  await client.pressKeys(['ctrl+shift+k']);
+  await waitForPageState(client, (s) => s.combo === 'ctrl+shift+k');
+  await client.pressKeys(['alt', 'x']);
+  await waitForPageState(client, (s) => s.combo === 'alt+x');
+  await client.pressKeys(['Escape']);
+  await waitForPageState(client, (s) => s.combo === 'escape');
+});
+
+test('a secret typed is masked in events', async () => {
+  const seen: unknown[] = [];
+  const listener = (e: unknown) => seen.push(e);
+  client.getEmitter().on('command:success', listener);
+  await client.pressKeys(['ctrl+a']);
+  await client.type('s3cret-Value!', { secret: true, delay: 2 });
+  client.getEmitter().off('command:success', listener);
+  const s = await waitForPageState(client, (st) => st.value === 's3cret-Value!');
+  assert.equal(s.value, 's3cret-Value!');
+  const json = JSON.stringify(seen);
+  assert.ok(json.includes('****'));
+  assert.ok(!json.includes('s3cret-Value!'));
+});
+
+test('exec returns stdout, and rejects with stderr on failure or timeout', async () => {
+  assert.equal(await client.exec('sh', 'printf "%s" "$DISPLAY" | head -c 1'), ':');
+  await assert.rejects(client.exec('sh', 'echo broken >&2; exit 4'), (e: Error) =>
+    e instanceof ExecError && e.exitCode === 4 && /code 4/.test(e.message) && /broken/.test(e.message));
+  await assert.rejects(client.exec('sh', 'sleep 5', { timeout: 300 }), /timed out after 300 ms/);
+  await assert.rejects(client.exec('python' as 'sh', 'print(1)'), /'language'|runs 'sh'/);
+});
+
+test('screenshot() writes a PNG file and returns its path', async () => {
+  const file = await client.screenshot();
+  const png = fs.readFileSync(file);
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  assert.equal(png.readUInt32BE(16), 1366);
+  assert.equal(png.readUInt32BE(20), 768);
+});
+
+test('invalid action input is refused with the fix', async () => {
+  await assert.rejects(client.click(5000, 10), /not on the 1366x768 screen/);
+  await assert.rejects(client.click(10, 10, 'triple-click' as 'click'), /click action 'triple-click'.*double-click/);
+  await assert.rejects(client.pressKeys(['ctrl+shfit']), /Did you mean 'shift'/);
+  await assert.rejects(client.scroll('sideways' as 'up'), /scroll direction 'sideways'/);
+  await assert.rejects(client.type('a\u0007b'), /control characters/);
+});
