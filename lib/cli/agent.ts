@@ -1,3 +1,4 @@
+import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { X11Driver } from '../sandbox/agent/x11-driver';
@@ -23,7 +24,7 @@ export async function agentCommand(args: string[]): Promise<number> {
 
   const driver = await X11Driver.connect(display);
   const processes = new ProcessGroup();
-  const workDir = path.join(os.tmpdir(), `glance-agent-${process.pid}`);
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-agent-'));
   const env = { ...process.env, DISPLAY: display };
   const id = `agent-${os.hostname()}`;
   const server = createAgentServer({
@@ -41,5 +42,6 @@ export async function agentCommand(args: string[]): Promise<number> {
   server.close();
   await processes.killAll();
   await driver.close();
+  fs.rmSync(workDir, { recursive: true, force: true });
   return 0;
 }

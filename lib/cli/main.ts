@@ -40,5 +40,5 @@ export function parseFlags(args: string[]): { flags: Record<string, string | tru
 }
 
 export function stateDir(): string {
-  return process.env.GLANCE_STATE_DIR ?? '.glance';
+  return process.env.GLANCE_STATE_DIR || '.glance';
 }

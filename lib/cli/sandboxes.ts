@@ -1,5 +1,6 @@
 import { AgentClient } from '../sandbox/agent-client';
 import { processAlive, SandboxRegistry } from '../sandbox/registry';
+import { reapLeftovers } from '../sandbox/local-provider';
 import { parseFlags, stateDir } from './main';
 
 /** `glance sandboxes`: list, stop or prune the local sandboxes recorded in .glance/sandboxes. */
@@ -28,7 +29,7 @@ export async function sandboxesCommand(args: string[]): Promise<number> {
         await agent.call('POST', '/terminate', undefined, 5_000);
         console.log(`Stopped ${record!.id}.`);
       } catch {
-        if (processAlive(record!.pid)) process.kill(record!.pid, 'SIGTERM');
+        reapLeftovers(record!);
         registry.markStopped(record!.id, 'stopped from the command line');
         console.log(`Stopped ${record!.id} (its agent did not answer).`);
       } finally {

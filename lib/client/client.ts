@@ -13,6 +13,7 @@ import { LocalService } from '../service/local-service';
 import { SandboxInstance, Service } from '../service/service';
 import { Redactor, MASK } from './redact';
 import { ScreenshotFolder } from './screenshots';
+import { callSite, CallSite } from './call-site';
 import { sleep } from '../util/wait';
 
 export type ClickAction = 'click' | 'double-click' | 'right-click' | 'middle-click' | 'hover' | 'mouse-down' | 'mouse-up';
@@ -367,8 +368,9 @@ export class Client {
 
   /** Saves a PNG of the screen under `.glance/screenshots/` and returns its path. */
   screenshot(): Promise<string> {
+    const site = callSite();
     return this.command('screenshot', [], async () => {
-      const file = this.screenshots.pathFor('screenshot', 'now', '');
+      const file = this.screenshots.pathFor('screenshot', 'now', '', site);
       fs.writeFileSync(file, await this.requireAgent().screenPng());
       return file;
     });
@@ -403,10 +405,11 @@ export class Client {
     const started = performance.now();
     this.emitter.emit('command:start', { command: name, args: shownArgs });
     const shoot = this.options.autoScreenshots && this.agent && !['auth', 'connect', 'disconnect', 'screenshot', 'wait'].includes(name);
+    const site = shoot ? callSite() : null;
     try {
-      if (shoot) await this.autoScreenshot(name, 'before', label);
+      if (shoot) await this.autoScreenshot(name, 'before', label, site);
       const result = await run();
-      if (shoot) await this.autoScreenshot(name, 'after', label);
+      if (shoot) await this.autoScreenshot(name, 'after', label, site);
       this.emitter.emit('command:success', { command: name, args: shownArgs, durationMs: performance.now() - started });
       return result;
     } catch (error) {
@@ -416,9 +419,9 @@ export class Client {
     }
   }
 
-  private async autoScreenshot(action: string, phase: 'before' | 'after', label: string): Promise<void> {
+  private async autoScreenshot(action: string, phase: 'before' | 'after', label: string, site: CallSite | null): Promise<void> {
     const agent = this.agent;
     if (!agent) return;
-    fs.writeFileSync(this.screenshots.pathFor(action, phase, label), await agent.screenPng());
+    fs.writeFileSync(this.screenshots.pathFor(action, phase, label, site), await agent.screenPng());
   }
 }

@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import { callSite } from './call-site';
+import { CallSite } from './call-site';
 import { Redactor } from './redact';
 
 /**
@@ -12,8 +12,8 @@ export class ScreenshotFolder {
 
   constructor(private readonly stateDir: string, private readonly redactor: Redactor) {}
 
-  pathFor(action: string, phase: string, description: string): string {
-    const site = callSite();
+  /** `site` is the caller's file and line, taken before any await (async frames lose it). */
+  pathFor(action: string, phase: string, description: string, site: CallSite | null): string {
     const test = slug(site ? path.basename(site.file).replace(/\.[^.]+$/, '') : 'session', 60);
     const parts = [String(++this.seq).padStart(4, '0'), slug(action, 30), slug(phase, 10)];
     if (site) parts.push(`L${site.line}`);

@@ -212,7 +212,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
     environment: o.environment ?? {},
     ai: o.ai ?? {},
     keepAlive: o.keepAlive ?? DEFAULT_KEEP_ALIVE_MS,
-    stateDir: o.stateDir ?? process.env.GLANCE_STATE_DIR ?? '.glance',
+    stateDir: o.stateDir ?? (process.env.GLANCE_STATE_DIR || '.glance'),
     usedHeadless: o.headless !== undefined,
   };
 }

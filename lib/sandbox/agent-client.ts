@@ -30,7 +30,8 @@ export class AgentClient {
   /** Captures into the shared frame run one at a time. */
   private frameQueue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly endpoint: AgentEndpoint) {}
+  /** `sharedMemory: false` forces frames over HTTP even for a local agent (a baseline for benchmarks). */
+  constructor(readonly endpoint: AgentEndpoint, private readonly options: { sharedMemory?: boolean } = {}) {}
 
   get address(): string {
     return `${this.endpoint.host}:${this.endpoint.port}`;
@@ -89,7 +90,7 @@ export class AgentClient {
   private frameFile(): { path: string; fd: number } | null {
     if (this.sharedFrame !== undefined) return this.sharedFrame;
     this.sharedFrame = null;
-    if (['127.0.0.1', 'localhost', '::1'].includes(this.endpoint.host) && fs.existsSync('/dev/shm')) {
+    if (this.options.sharedMemory !== false && ['127.0.0.1', 'localhost', '::1'].includes(this.endpoint.host) && fs.existsSync('/dev/shm')) {
       try {
         const path = `/dev/shm/glance-client-${process.pid}-${randomBytes(4).toString('hex')}.frame`;
         this.sharedFrame = { path, fd: fs.openSync(path, 'w+', 0o600) };

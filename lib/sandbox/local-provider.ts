@@ -41,7 +41,7 @@ export class LocalProvider {
     };
     child.stdin!.end(`${JSON.stringify(config)}\n`);
 
-    const ready = await new Promise<{ ready: boolean; error?: string; pid: number; port: number; display: string; vncPort: number | null }>((resolve, reject) => {
+    const ready = await new Promise<{ ready: boolean; error?: string; pid: number; xvfbPid: number; port: number; display: string; vncPort: number | null }>((resolve, reject) => {
       let output = '';
       const timer = setTimeout(() => reject(new SandboxError(`Sandbox ${id} did not become ready within ${READY_TIMEOUT_MS / 1000} s. See ${path.join(workDir, 'agent.log')}.`)), READY_TIMEOUT_MS);
       child.stdout!.setEncoding('utf8');
@@ -65,7 +65,7 @@ export class LocalProvider {
     if (!ready.ready) throw new SandboxError(`Sandbox ${id} failed to start: ${ready.error}`);
 
     const record: SandboxRecord = {
-      id, pid: ready.pid, display: ready.display, port: ready.port, token, os: 'linux',
+      id, pid: ready.pid, xvfbPid: ready.xvfbPid, display: ready.display, port: ready.port, token, os: 'linux',
       width: spec.width, height: spec.height, vncPort: ready.vncPort, workDir,
       createdAt: new Date().toISOString(), state: 'running',
     };
@@ -89,6 +89,7 @@ export class LocalProvider {
       if (!processAlive(record.pid)) throw new Error('its agent process is gone');
       await agent.call('GET', '/health', undefined, 2_000);
     } catch (error) {
+      reapLeftovers(record);
       this.registry.markStopped(id, `found dead: ${(error as Error).message}`);
       throw new SandboxError(`Sandbox '${id}' is gone (${(error as Error).message}). ${stoppedHint}`);
     } finally {
@@ -96,5 +97,19 @@ export class LocalProvider {
     }
     this.registry.setLast(id);
     return record;
+  }
+}
+
+/**
+ * A supervisor that was killed outright leaves its X server behind; ending
+ * the X server's process group closes every client of that display with it.
+ */
+export function reapLeftovers(record: SandboxRecord): void {
+  for (const pid of [record.pid, record.xvfbPid]) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
 }

@@ -8,6 +8,8 @@ import path from 'path';
 export interface SandboxRecord {
   id: string;
   pid: number;
+  /** The X server: its process group is reaped if the supervisor died without cleaning up. */
+  xvfbPid: number;
   display: string;
   port: number;
   token: string;

@@ -41,7 +41,7 @@ function readConfig(): Promise<SupervisorConfig> {
 }
 
 /** Starts Xvfb on a free display; Xvfb reports the number on fd 3 once it accepts connections. */
-function startXvfb(processes: ProcessGroup, width: number, height: number, log: number): Promise<string> {
+function startXvfb(processes: ProcessGroup, width: number, height: number, log: number): Promise<{ display: string; pid: number }> {
   return new Promise((resolve, reject) => {
     const xvfb = processes.spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-dpi', '96'], {
       stdio: ['ignore', log, log, 'pipe'],
@@ -51,7 +51,7 @@ function startXvfb(processes: ProcessGroup, width: number, height: number, log: 
     pipe.setEncoding('utf8');
     pipe.on('data', (chunk: string) => {
       output += chunk;
-      if (output.includes('\n')) resolve(`:${output.trim()}`);
+      if (output.includes('\n')) resolve({ display: `:${output.trim()}`, pid: xvfb.pid! });
     });
     xvfb.once('error', (e) => reject(new Error(`Xvfb could not start: ${e.message}. Install it with 'apt-get install xvfb'.`)));
     xvfb.once('exit', (code) => reject(new Error(`Xvfb exited with code ${code} before it was ready`)));
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const { SandboxRegistry } = await import('../registry');
   const { waitFor } = await import('../../util/wait');
 
-  const display = await xvfbReady;
+  const { display, pid: xvfbPid } = await xvfbReady;
   const env = { ...process.env, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
   processes.spawn('openbox', ['--sm-disable'], { env, stdio: ['ignore', log, log] });
   const vncPort = config.vnc ? await freePort() : null;
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
     fs.writeSync(log, `${new Date().toISOString()} crashed: ${error.stack}\n`);
     void terminate(`agent crashed: ${error.message}`);
   });
-  process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, port, display, vncPort, workDir })}\n`);
+  process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, xvfbPid, port, display, vncPort, workDir })}\n`);
 }
 
 main().catch(async (error) => {

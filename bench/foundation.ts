@@ -1,0 +1,88 @@
+import { Client } from '../lib/sdk';
+import { AgentClient } from '../lib/sandbox/agent-client';
+import { serveFolder } from '../lib/util/static-server';
+import { waitFor } from '../lib/util/wait';
+import { FIXTURES, newClient, testState } from '../test/helpers/glance';
+import { Figure, figure, sample, withRatio } from './stats';
+
+/** Sandbox start, screenshots, click latency and reconnect: the foundation's figures. */
+export async function foundationBench(): Promise<Figure[]> {
+  const state = testState();
+  const server = await serveFolder(FIXTURES);
+  const page = `${server.url}/input-lab.html`;
+  const figures: Figure[] = [];
+  const fresh = async (): Promise<Client> => {
+    const client = newClient(state);
+    await client.auth();
+    return client;
+  };
+  try {
+    const start = figure('sandbox start to ready', await sample(5, async () => {
+      const client = await fresh();
+      await client.connect({ keepAlive: 0 });
+      await client.disconnect();
+    }), '<= 1500');
+    // Timed from connect to a painted page; auth is outside the timing.
+    const startTimes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const client = await fresh();
+      const t = performance.now();
+      await client.connect({ keepAlive: 0 });
+      await client.provision.chrome({ url: page });
+      startTimes.push(performance.now() - t);
+      await client.disconnect();
+    }
+    figures.push(start, figure('sandbox start + Chromium page visible', startTimes, '<= 3000'));
+
+    const client = await fresh();
+    const instance = await client.connect({ keepAlive: 60_000 });
+    await client.provision.chrome({ url: page });
+    const agent = client.requireAgent();
+    const overHttp = new AgentClient(agent.endpoint, { sharedMemory: false });
+    const raw = figure('screenshot, raw (shared memory)', await sample(50, () => agent.screenRaw(), 3), '<= 10');
+    const http = figure('screenshot, raw over HTTP (baseline)', await sample(30, () => overHttp.screenRaw(), 3));
+    const png = figure('screenshot, PNG', await sample(20, () => agent.screenPng(), 2));
+    overHttp.close();
+    figures.push(withRatio(raw, http), http, withRatio(png, raw));
+
+    const swatchRed = async () => {
+      const s = await agent.screenRaw();
+      return s.data[(80 * s.width + 420) * 4 + 2] > 200 && s.data[(80 * s.width + 420) * 4 + 1] < 60;
+    };
+    const clickTimes: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const wasRed = await swatchRed();
+      const t = performance.now();
+      await client.click(160, 80);
+      await waitFor('the swatch to change', async () => (await swatchRed()) !== wasRed, { timeoutMs: 2000, intervalMs: 0 });
+      clickTimes.push(performance.now() - t);
+    }
+    figures.push(figure('click to first visible change', clickTimes, '<= 30'));
+    await client.disconnect();
+
+    const reconnect = figure('reconnect (rejoin by sandboxId)', await reconnectTimes(state, instance.instanceId), '<= 200');
+    figures.push(withRatio(reconnect, start));
+
+    const last = newClient(state, { sandboxId: instance.instanceId });
+    await last.auth();
+    await last.connect({ keepAlive: 0 });
+    await last.disconnect();
+  } finally {
+    await server.close();
+  }
+  return figures;
+}
+
+/** connect() alone, auth excluded: the time a rejoin costs a test. */
+async function reconnectTimes(state: { stateDir: string; apiKey: string }, id: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const again = newClient(state, { sandboxId: id });
+    await again.auth();
+    const t = performance.now();
+    await again.connect({ keepAlive: 60_000 });
+    times.push(performance.now() - t);
+    await again.disconnect();
+  }
+  return times;
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up everything Glance needs on a Debian machine, and is quick when it is
+# all there already: the desktop packages a sandbox runs on, the npm packages,
+# the type declarations, and an API key in .env.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages: X server, window manager, browser, fonts, VNC, video, small X tools.
+packages=(xvfb openbox chromium fonts-dejavu-core fonts-liberation x11vnc ffmpeg x11-utils)
+missing=()
+for pkg in "${packages[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "glance setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "glance setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm packages: a clean install on a fresh clone, an update when the lock file changed.
+if [ ! -f node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+elif [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm install --no-audit --no-fund
+fi
+
+# Type declarations of the public API (dist/), and an API key.
+npx tsc -p tsconfig.build.json
+node bin/glance.js init

@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { execFileSync } from 'child_process';
+import { REPO_ROOT } from '../helpers/glance';
+import { openDb } from '../../lib/service/store';
+import { findKey } from '../../lib/service/api-keys';
+
+const glance = (cwd: string, ...args: string[]) =>
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, GLANCE_STATE_DIR: '' } });
+
+test('glance init creates a hashed key, writes .env and ignores it, and is idempotent', () => {
+  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'init-'));
+  fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
+  const first = glance(dir, 'init');
+  const env = fs.readFileSync(path.join(dir, '.env'), 'utf8');
+  const key = /^GLANCE_API_KEY=(\S+)$/m.exec(env)![1];
+  assert.ok(!first.includes(key), 'the key is not printed');
+  assert.equal(fs.statSync(path.join(dir, '.env')).mode & 0o777, 0o600);
+  assert.deepEqual(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8').split('\n').filter(Boolean), ['node_modules/', '.env', '.glance/']);
+  const db = openDb(path.join(dir, '.glance'));
+  assert.ok(findKey(db, key));
+  db.close();
+  const second = glance(dir, 'init');
+  assert.match(second, /already|is set up/i);
+  assert.equal(fs.readFileSync(path.join(dir, '.env'), 'utf8'), env);
+  assert.equal(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8').split('\n').filter(Boolean).length, 3);
+});
+
+test('unknown commands print usage and fail', () => {
+  assert.throws(() => glance(REPO_ROOT, 'frobnicate'), (e: { status: number; stderr: string }) => e.status === 2 && /unknown command 'frobnicate'/.test(e.stderr));
+});

@@ -1,0 +1,174 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'fs';
+import path from 'path';
+import { spawn } from 'child_process';
+import { Client, SandboxError } from '../../lib/sdk';
+import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
+import { REPO_ROOT, newClient, testState } from '../helpers/glance';
+import { sleep, waitFor } from '../../lib/util/wait';
+
+const state = testState();
+const registry = new SandboxRegistry(state.stateDir);
+const cleanup: Client[] = [];
+
+after(async () => {
+  for (const client of cleanup) await client.disconnect();
+  // Stop whatever a test left kept alive on purpose.
+  for (const record of registry.list().filter((r) => r.state === 'running' && processAlive(r.pid))) process.kill(record.pid, 'SIGTERM');
+  await sleep(500);
+});
+
+async function connected(options: Parameters<typeof newClient>[1] = {}, keepAlive = 0): Promise<Client> {
+  const client = newClient(state, options);
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive });
+  return client;
+}
+
+test('a new sandbox is recorded as last-sandbox and in the registry (mode 0600)', async () => {
+  const client = await connected();
+  const instance = client.getInstance()!;
+  assert.match(instance.instanceId, /^sbx-[0-9a-f]{12}$/);
+  assert.equal(instance.rejoined, false);
+  assert.equal(typeof instance.agentPort, 'number');
+  assert.equal(fs.readFileSync(path.join(state.stateDir, 'last-sandbox'), 'utf8').trim(), instance.instanceId);
+  const file = path.join(state.stateDir, 'sandboxes', `${instance.instanceId}.json`);
+  assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+  assert.ok(client.getSessionId()!.startsWith(instance.instanceId));
+  await client.disconnect();
+});
+
+test('keepAlive: 0 stops the sandbox at once', async () => {
+  const client = await connected();
+  const record = registry.read(client.getInstance()!.instanceId)!;
+  await client.disconnect();
+  await waitFor('the supervisor to exit', () => !processAlive(record.pid), { timeoutMs: 5000 });
+  assert.equal(registry.read(record.id)!.state, 'stopped');
+});
+
+test('keepAlive N: rejoinable by sandboxId within N ms, stopped after, with a clear error', async () => {
+  const first = await connected({}, 2500);
+  await first.provision.chrome({ url: 'data:text/html,<title>kept</title><h1>kept</h1>' });
+  const id = first.getInstance()!.instanceId;
+  await first.disconnect();
+
+  const again = await connected({ sandboxId: id }, 1500);
+  assert.equal(again.getInstance()!.instanceId, id);
+  assert.equal(again.getInstance()!.rejoined, true);
+  const windows = await again.requireAgent().call<unknown[]>('GET', '/windows');
+  await again.provision.chrome({ url: 'data:text/html,<h1>skipped</h1>' });
+  assert.equal((await again.requireAgent().call<unknown[]>('GET', '/windows')).length, windows.length, 'provision was skipped');
+  await again.disconnect();
+
+  await sleep(2500);
+  const late = newClient(state, { sandboxId: id });
+  await late.auth();
+  await assert.rejects(late.connect(), (e: Error) =>
+    e instanceof SandboxError && e.message.includes(id) && /keepAlive of 1500 ms expired/.test(e.message) && /start a new one/.test(e.message));
+  await late.disconnect();
+});
+
+test('reconnect: true rejoins the last sandbox and skips provisioning', async () => {
+  const first = await connected({}, 10_000);
+  const id = first.getInstance()!.instanceId;
+  await first.disconnect();
+  const started = Date.now();
+  const again = await connected({ reconnect: true });
+  assert.equal(again.getInstance()!.instanceId, id);
+  assert.equal(again.getInstance()!.rejoined, true);
+  const logs: string[] = [];
+  again.getEmitter().on('log:info', (line: string) => logs.push(line));
+  await again.provision.app({ command: 'xmessage never' });
+  assert.ok(logs.some((l) => /Skipped provision.app/.test(l)));
+  assert.ok(Date.now() - started < 2000);
+  await again.disconnect();
+});
+
+test('a stale or unknown sandbox id fails clearly, never a blank new sandbox', async () => {
+  const unknown = newClient(state, { sandboxId: 'sbx-000000000000' });
+  await unknown.auth();
+  await assert.rejects(unknown.connect(), /No sandbox with id 'sbx-000000000000'/);
+  assert.equal(unknown.getInstance(), null);
+
+  const victim = await connected({}, 60_000);
+  const record = registry.read(victim.getInstance()!.instanceId)!;
+  process.kill(record.pid, 'SIGKILL'); // the supervisor dies without cleaning up
+  await waitFor('the supervisor to die', () => !processAlive(record.pid), { timeoutMs: 3000 });
+  const rejoin = newClient(state, { sandboxId: record.id });
+  await rejoin.auth();
+  await assert.rejects(rejoin.connect(), /is gone \(its agent process is gone\)/);
+  await waitFor('the orphaned X server to be reaped', () => !processAlive(record.xvfbPid), { timeoutMs: 3000 });
+  await victim.disconnect(); // safe even though the sandbox is gone
+});
+
+test('two sandboxes run at once, each on its own display and port', async () => {
+  const [a, b] = await Promise.all([connected(), connected()]);
+  const [ia, ib] = [a.getInstance()!, b.getInstance()!];
+  assert.notEqual(ia.display, ib.display);
+  assert.notEqual(ia.agentPort, ib.agentPort);
+  assert.equal((await a.exec('sh', 'echo $DISPLAY')).trim(), ia.display);
+  assert.equal((await b.exec('sh', 'echo $DISPLAY')).trim(), ib.display);
+  await Promise.all([a.disconnect(), b.disconnect()]);
+});
+
+test('debugOnFailure keeps a failed sandbox alive and prints its id', async () => {
+  const client = await connected({ debugOnFailure: true }, 0);
+  const id = client.getInstance()!.instanceId;
+  const printed: string[] = [];
+  const original = console.log;
+  console.log = (line: string) => printed.push(line);
+  try {
+    client.markFailed('assertion failed');
+  } finally {
+    console.log = original;
+  }
+  assert.ok(printed.some((l) => l.includes(id) && l.includes(`GLANCE_SANDBOX_ID=${id}`)));
+  await client.disconnect();
+  await sleep(500);
+  const record = registry.read(id)!;
+  assert.ok(processAlive(record.pid), 'kept alive despite keepAlive 0');
+  const rejoin = await connected({ sandboxId: id }, 0);
+  await rejoin.disconnect();
+  await waitFor('the debug sandbox to stop', () => !processAlive(record.pid), { timeoutMs: 5000 });
+});
+
+test('connect({ip}) attaches to a self-hosted agent, which survives disconnect', async () => {
+  const host = await connected();
+  const display = host.getInstance()!.display!;
+  const token = 'self-hosted-token-0123456789';
+  const agent = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), 'agent', '--listen', '127.0.0.1:47981', '--display', display], {
+    env: { ...process.env, GLANCE_AGENT_TOKEN: token }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve) => agent.stdout!.once('data', () => resolve()));
+    process.env.GLANCE_AGENT_TOKEN = token;
+    const remote = await connected({ ip: '127.0.0.1:47981' });
+    assert.equal(remote.getInstance()!.provider, 'ip');
+    assert.equal((await remote.exec('sh', 'echo $DISPLAY')).trim(), display);
+    await remote.disconnect();
+    assert.equal(agent.exitCode, null, 'the self-hosted agent keeps running');
+    const wrong = newClient(state, { ip: '127.0.0.1:47981' });
+    process.env.GLANCE_AGENT_TOKEN = 'wrong-token-wrong-token';
+    await wrong.auth();
+    await assert.rejects(wrong.connect(), /Could not reach a Glance agent.*wrong agent token/);
+  } finally {
+    delete process.env.GLANCE_AGENT_TOKEN;
+    agent.kill('SIGTERM');
+    await host.disconnect();
+  }
+});
+
+test('autoScreenshots saves before and after each command with the spec file names', async () => {
+  const client = await connected({ autoScreenshots: true });
+  await client.click(10, 10);
+  await client.type('topsecret', { secret: true });
+  const dir = path.join(state.stateDir, 'screenshots', 'lifecycle.test');
+  const files = fs.readdirSync(dir).sort();
+  assert.ok(files.some((f) => /^\d{4}-click-before-L\d+-10x10\.png$/.test(f)), files.join(', '));
+  assert.ok(files.some((f) => /^\d{4}-click-after-L\d+-10x10\.png$/.test(f)));
+  assert.ok(files.some((f) => /^\d{4}-type-after-L\d+-secret\.png$/.test(f)));
+  assert.ok(files.every((f) => !f.includes('topsecret')));
+  await client.disconnect();
+});
