@@ -1,0 +1,137 @@
+/**
+ * Reads a plain-words description ("the second 'Edit' button", "Email field",
+ * "the 'Delete' button in the row of 'Bob Stone'") into what a locate engine
+ * needs: the text to look for, the kind of control, an ordinal and a position
+ * relative to another text.
+ */
+export type Role = 'button' | 'link' | 'field' | 'checkbox' | 'radio' | 'tab' | 'menuitem' | 'heading' | 'icon' | 'image' | 'dropdown' | 'text';
+export type RelationKind = 'right-of' | 'left-of' | 'below' | 'above' | 'near' | 'row';
+export type TypeHint = 'text' | 'image' | 'ui' | 'any';
+
+export interface Query {
+  description: string;
+  /** The text the element shows or is labelled with; null when the description names none. */
+  text: string | null;
+  role: Role | null;
+  /** 1-based; -1 means the last one. */
+  ordinal: number | null;
+  relation: { kind: RelationKind; anchor: string } | null;
+  hint: TypeHint;
+  /** Words the description used beyond text and role (colours, shapes): things only a vision model sees. */
+  visualWords: string[];
+}
+
+const ROLE_WORDS: [RegExp, Role][] = [
+  [/\b(?:menu ?items?|menu entr(?:y|ies))\b/, 'menuitem'],
+  [/\bradio(?: buttons?)?\b/, 'radio'],
+  [/\bcheck ?box(?:es)?\b/, 'checkbox'],
+  [/\b(?:drop ?downs?|select(?: box)?|combo ?box(?:es)?|pickers?)\b/, 'dropdown'],
+  [/\b(?:buttons?|btns?)\b/, 'button'],
+  [/\blinks?\b/, 'link'],
+  [/\b(?:fields?|inputs?|text ?box(?:es)?|text ?areas?|boxe?s?|search ?bar)\b/, 'field'],
+  [/\btabs?\b/, 'tab'],
+  [/\bmenus?\b/, 'menuitem'],
+  [/\b(?:headings?|headers?|titles?)\b/, 'heading'],
+  [/\b(?:icons?|symbols?)\b/, 'icon'],
+  [/\b(?:images?|pictures?|logos?|photos?|avatars?)\b/, 'image'],
+  [/\b(?:labels?|texts?|words?)\b/, 'text'],
+];
+
+const ORDINALS: Record<string, number> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1,
+  '1st': 1, '2nd': 2, '3rd': 3, '4th': 4, '5th': 5, '6th': 6, '7th': 7, '8th': 8, '9th': 9, '10th': 10,
+};
+
+const RELATIONS: [RegExp, RelationKind][] = [
+  [/\b(?:in|on) the (?:same )?row (?:of|with|containing|for)\b|\bin the row\b/, 'row'],
+  [/\b(?:to the )?right of\b/, 'right-of'],
+  [/\b(?:to the )?left of\b/, 'left-of'],
+  [/\b(?:below|under|beneath|underneath)\b/, 'below'],
+  [/\babove\b/, 'above'],
+  [/\b(?:next to|beside|near|by)\b/, 'near'],
+];
+
+const VISUAL = /\b(red|green|blue|yellow|orange|purple|pink|black|white|grey|gray|round|circular|square|big|large|small|tiny|colou?red|shaped|arrow|gear|cog|hamburger|magnifier|trash|bin|logo|avatar|star|heart|cross|plus|minus)\b/g;
+const FILLER = /\b(?:the|a|an|on|at|in|of|that|which|says|saying|reads|reading|labell?ed|called|named|with|text|one|element|ui)\b/g;
+const QUOTED = /'([^']+)'|"([^"]+)"|‘([^’]+)’|“([^”]+)”/g;
+
+const WRAPPED: [RegExp, TypeHint][] = [[/^the text "(.*)"$/i, 'text'], [/^the image "(.*)"$/i, 'image'], [/^the ui element "(.*)"$/i, 'ui']];
+
+/** The spec's `type` hint: `text` → `The text "..."`, `image` → `The image "..."`, `ui` → `The UI element "..."`. */
+export function wrapDescription(description: string, type: TypeHint = 'any'): string {
+  if (type === 'text') return `The text "${description}"`;
+  if (type === 'image') return `The image "${description}"`;
+  if (type === 'ui') return `The UI element "${description}"`;
+  return description;
+}
+
+export function parseQuery(description: string): Query {
+  let hint: TypeHint = 'any';
+  let body = description.trim();
+  for (const [pattern, kind] of WRAPPED) {
+    const match = pattern.exec(body);
+    if (match) {
+      hint = kind;
+      body = match[1].trim();
+      break;
+    }
+  }
+  if (hint === 'text') return { description, text: stripQuotes(body), role: 'text', ordinal: null, relation: null, hint, visualWords: [] };
+
+  const quoted = [...body.matchAll(QUOTED)].map((m) => ({ text: m[1] ?? m[2] ?? m[3] ?? m[4], index: m.index! }));
+  let lower = body.toLowerCase();
+
+  let relation: Query['relation'] = null;
+  for (const [pattern, kind] of RELATIONS) {
+    const match = pattern.exec(lower);
+    if (!match) continue;
+    const after = quoted.find((q) => q.index >= match.index);
+    const anchor = after?.text ?? stripQuotes(body.slice(match.index + match[0].length)).replace(FILLER, ' ').trim();
+    if (!anchor) continue;
+    relation = { kind, anchor };
+    // Everything from the relation on describes the anchor, not the target.
+    body = body.slice(0, match.index);
+    lower = lower.slice(0, match.index);
+    break;
+  }
+
+  let ordinal: number | null = null;
+  const ordinalMatch = new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`).exec(lower.replace(QUOTED, ' '));
+  if (ordinalMatch) ordinal = ORDINALS[ordinalMatch[1]];
+
+  const target = quoted.find((q) => q.index < body.length);
+  const unquoted = lower.replace(QUOTED, ' ');
+  let role: Role | null = null;
+  for (const [pattern, kind] of ROLE_WORDS) {
+    if (pattern.test(unquoted)) {
+      role = kind;
+      break;
+    }
+  }
+  const visualWords = [...unquoted.matchAll(VISUAL)].map((m) => m[1]);
+
+  let text: string | null = target?.text ?? null;
+  if (text === null) {
+    // Unquoted: what is left once ordinals, role words, colours and fillers are gone ("Submit button" → "Submit").
+    let rest = body;
+    for (const [pattern] of ROLE_WORDS) rest = rest.replace(new RegExp(pattern.source, 'gi'), ' ');
+    rest = rest.replace(new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'gi'), ' ')
+      .replace(new RegExp(VISUAL.source, 'gi'), ' ');
+    text = trimFillers(rest) || null;
+  }
+  if (hint === 'image' && role === null) role = 'image';
+  return { description, text, role, ordinal, relation, hint, visualWords };
+}
+
+/** Drops filler words at either end only: inner ones belong to the text ("Log in", "Terms of use"). */
+function trimFillers(text: string): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  const filler = (w: string) => new RegExp(`^(?:${FILLER.source})$`, 'i').test(w);
+  while (words.length && filler(words[0])) words.shift();
+  while (words.length && /^(?:one|element|text)$/i.test(words[words.length - 1])) words.pop();
+  return words.join(' ');
+}
+
+function stripQuotes(text: string): string {
+  return text.trim().replace(/^['"‘“]|['"’”]$/g, '').trim();
+}
