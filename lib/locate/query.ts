@@ -19,6 +19,11 @@ export interface Query {
   hint: TypeHint;
   /** Words the description used beyond text and role (colours, shapes): things only a vision model sees. */
   visualWords: string[];
+  /**
+   * For unquoted descriptions that start with an ordinal word, the text with
+   * that word kept: "First name field" may mean the field labelled "First name".
+   */
+  textWithOrdinal?: string;
 }
 
 const ROLE_WORDS: [RegExp, Role][] = [
@@ -111,7 +116,13 @@ export function parseQuery(description: string): Query {
   const visualWords = [...unquoted.matchAll(VISUAL)].map((m) => m[1]);
 
   let text: string | null = target?.text ?? null;
+  let textWithOrdinal: string | undefined;
   if (text === null) {
+    if (ordinalMatch) {
+      let kept = body;
+      for (const [pattern] of ROLE_WORDS) kept = kept.replace(new RegExp(pattern.source, 'gi'), ' ');
+      textWithOrdinal = trimFillers(kept.replace(new RegExp(VISUAL.source, 'gi'), ' ')) || undefined;
+    }
     // Unquoted: what is left once ordinals, role words, colours and fillers are gone ("Submit button" → "Submit").
     let rest = body;
     for (const [pattern] of ROLE_WORDS) rest = rest.replace(new RegExp(pattern.source, 'gi'), ' ');
@@ -120,7 +131,7 @@ export function parseQuery(description: string): Query {
     text = trimFillers(rest) || null;
   }
   if (hint === 'image' && role === null) role = 'image';
-  return { description, text, role, ordinal, relation, hint, visualWords };
+  return { description, text, role, ordinal, relation, hint, visualWords, ...(textWithOrdinal ? { textWithOrdinal } : {}) };
 }
 
 /** Drops filler words at either end only: inner ones belong to the text ("Log in", "Terms of use"). */

@@ -11,8 +11,17 @@ export interface GreyImage {
   data: Uint8Array;
 }
 
-const TILE = 16;
-const GAIN = 2.4;
+const BLOCK = 4;
+/** A block is flat when its grey levels span at most this much. */
+const FLAT = 10;
+/** Neighbouring flat blocks join one region when their means differ by at most this much. */
+const JOIN = 8;
+const REGION_MIN_BLOCKS = 12;
+/** How far from the background a pixel must be to count as ink. */
+const INK_CONTRAST = 40;
+/** Backgrounds darker than this are not stretched further (the text would have no room left). */
+const MIN_BACKGROUND = 110;
+const WHITE_POINT = 225;
 const LINE_MIN_RUN = 28;
 const INK = 160;
 
@@ -25,37 +34,141 @@ export function toGrey(image: RawImage, order: 'bgrx' | 'rgba'): GreyImage {
   return { width, height, data: out };
 }
 
-/** The most common grey level of each TILE x TILE tile: the local background. */
-function tileBackgrounds(grey: GreyImage): { cols: number; values: Uint8Array } {
-  const cols = Math.ceil(grey.width / TILE);
-  const rows = Math.ceil(grey.height / TILE);
-  const values = new Uint8Array(cols * rows);
-  const histogram = new Uint16Array(64);
-  for (let ty = 0; ty < rows; ty++) {
-    for (let tx = 0; tx < cols; tx++) {
-      histogram.fill(0);
-      const y1 = Math.min(grey.height, (ty + 1) * TILE);
-      const x1 = Math.min(grey.width, (tx + 1) * TILE);
-      for (let y = ty * TILE; y < y1; y++) for (let x = tx * TILE; x < x1; x++) histogram[grey.data[y * grey.width + x] >> 2]++;
-      let best = 0;
-      for (let v = 1; v < 64; v++) if (histogram[v] > histogram[best]) best = v;
-      values[ty * cols + tx] = (best << 2) + 2;
+/**
+ * Makes all text darker than its background. The screen is cut into 4x4
+ * blocks; flat blocks of one colour form regions (a navbar, a button, the
+ * page). A region whose enclosed text is lighter than it is inverted together
+ * with that text. Regions are painted largest first, so a white button inside
+ * a dark bar gets its own decision.
+ */
+export function invertLightText(grey: GreyImage): GreyImage {
+  const { width, height, data } = grey;
+  const cols = Math.ceil(width / BLOCK);
+  const rows = Math.ceil(height / BLOCK);
+  const mean = new Float32Array(cols * rows);
+  const flat = new Uint8Array(cols * rows);
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      let sum = 0, n = 0, lo = 255, hi = 0;
+      for (let y = by * BLOCK; y < Math.min(height, (by + 1) * BLOCK); y++) {
+        for (let x = bx * BLOCK; x < Math.min(width, (bx + 1) * BLOCK); x++) {
+          const v = data[y * width + x];
+          sum += v; n++;
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
+      }
+      mean[by * cols + bx] = sum / n;
+      flat[by * cols + bx] = hi - lo <= FLAT ? 1 : 0;
     }
   }
-  return { cols, values };
+  const decisions: { area: number; blocks: number[]; invert: boolean; background: number }[] = [];
+  const seen = new Uint8Array(cols * rows);
+  for (const region of flatRegions(mean, flat, seen, cols, rows)) {
+    const holes = enclosedBlocks(region, cols);
+    if (!holes.length) continue;
+    let lighter = 0, darker = 0;
+    for (const block of holes) {
+      if (flat[block]) continue; // nested regions decide for themselves; only text edges count here
+      const bx = block % cols, by = (block - bx) / cols;
+      for (let y = by * BLOCK; y < Math.min(height, (by + 1) * BLOCK); y++) {
+        for (let x = bx * BLOCK; x < Math.min(width, (bx + 1) * BLOCK); x++) {
+          const d = data[y * width + x] - region.mean;
+          if (d > INK_CONTRAST) lighter++;
+          else if (d < -INK_CONTRAST) darker++;
+        }
+      }
+    }
+    const invert = lighter > darker;
+    decisions.push({ area: region.area, blocks: [...region.members, ...holes], invert, background: invert ? 255 - region.mean : region.mean });
+  }
+  // Per block: invert or not, and the background level to stretch to white.
+  const polarity = new Uint8Array(cols * rows);
+  const background = new Float32Array(cols * rows).fill(255);
+  decisions.sort((a, b) => b.area - a.area);
+  for (const d of decisions) {
+    for (const block of d.blocks) {
+      polarity[block] = d.invert ? 1 : 0;
+      background[block] = Math.max(MIN_BACKGROUND, d.background);
+    }
+  }
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++) {
+    const row = Math.floor(y / BLOCK) * cols;
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const block = row + Math.floor(x / BLOCK);
+      const v = polarity[block] ? 255 - data[i] : data[i];
+      out[i] = Math.min(255, Math.round((v * 255) / background[block]));
+    }
+  }
+  return { width, height, data: out };
 }
 
-/** Distance from the local background, as ink: 0 (black) is far from it, 255 is background. */
-export function normalise(grey: GreyImage): GreyImage {
-  const { cols, values } = tileBackgrounds(grey);
-  const out = new Uint8Array(grey.data.length);
-  for (let y = 0; y < grey.height; y++) {
-    const row = Math.floor(y / TILE) * cols;
-    for (let x = 0; x < grey.width; x++) {
-      const i = y * grey.width + x;
-      const ink = Math.abs(grey.data[i] - values[row + Math.floor(x / TILE)]) * GAIN;
-      out[i] = ink >= 255 ? 0 : 255 - ink;
+interface Region { members: number[]; mean: number; x0: number; y0: number; x1: number; y1: number; area: number; cols: number; memberSet: Uint8Array }
+
+/** Connected flat blocks of about the same grey, with at least REGION_MIN_BLOCKS blocks. */
+function* flatRegions(mean: Float32Array, flat: Uint8Array, seen: Uint8Array, cols: number, rows: number): Generator<Region> {
+  for (let start = 0; start < mean.length; start++) {
+    if (!flat[start] || seen[start]) continue;
+    const members: number[] = [];
+    const stack = [start];
+    seen[start] = 1;
+    let x0 = cols, y0 = rows, x1 = 0, y1 = 0, sum = 0;
+    while (stack.length) {
+      const i = stack.pop()!;
+      members.push(i);
+      sum += mean[i];
+      const x = i % cols, y = (i - x) / cols;
+      if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+      for (const j of [x > 0 ? i - 1 : -1, x < cols - 1 ? i + 1 : -1, y > 0 ? i - cols : -1, y < rows - 1 ? i + cols : -1]) {
+        if (j >= 0 && flat[j] && !seen[j] && Math.abs(mean[j] - mean[start]) <= JOIN) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
     }
+    if (members.length < REGION_MIN_BLOCKS) continue;
+    const memberSet = new Uint8Array(mean.length);
+    for (const i of members) memberSet[i] = 1;
+    yield { members, mean: sum / members.length, x0, y0, x1, y1, area: (x1 - x0 + 1) * (y1 - y0 + 1), cols, memberSet };
+  }
+}
+
+/** The blocks inside a region's box that cannot reach the box's edge without crossing the region. */
+function enclosedBlocks(region: Region, cols: number): number[] {
+  const { x0, y0, x1, y1, memberSet } = region;
+  const w = x1 - x0 + 1, h = y1 - y0 + 1;
+  const outside = new Uint8Array(w * h);
+  const stack: number[] = [];
+  const visit = (x: number, y: number) => {
+    const k = (y - y0) * w + (x - x0);
+    if (!outside[k] && !memberSet[y * cols + x]) { outside[k] = 1; stack.push(k); }
+  };
+  for (let x = x0; x <= x1; x++) { visit(x, y0); visit(x, y1); }
+  for (let y = y0; y <= y1; y++) { visit(x0, y); visit(x1, y); }
+  while (stack.length) {
+    const k = stack.pop()!;
+    const x = (k % w) + x0, y = Math.floor(k / w) + y0;
+    if (x > x0) visit(x - 1, y);
+    if (x < x1) visit(x + 1, y);
+    if (y > y0) visit(x, y - 1);
+    if (y < y1) visit(x, y + 1);
+  }
+  const holes: number[] = [];
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
+    const block = y * cols + x;
+    if (!outside[(y - y0) * w + (x - x0)] && !memberSet[block]) holes.push(block);
+  }
+  return holes;
+}
+
+/** Stretches contrast so the page background is white and faint text (placeholders) gets darker. */
+export function stretch(grey: GreyImage): GreyImage {
+  const out = new Uint8Array(grey.data.length);
+  for (let i = 0; i < out.length; i++) {
+    const v = grey.data[i];
+    out[i] = v >= WHITE_POINT ? 255 : Math.round(((v * 255) / WHITE_POINT) * 0.85);
   }
   return { width: grey.width, height: grey.height, data: out };
 }
@@ -110,7 +223,7 @@ function clearAcross(out: Uint8Array, src: Uint8Array, i: number, step: number, 
 
 /** The whole preparation, for a screen in X11's BGRX order or RGBA. */
 export function prepareForOcr(image: RawImage, order: 'bgrx' | 'rgba'): GreyImage {
-  return eraseLines(normalise(toGrey(image, order)));
+  return eraseLines(stretch(invertLightText(toGrey(image, order))));
 }
 
 /** A binary PGM (P5) file: the cheapest image format tesseract reads. */

@@ -1,9 +1,17 @@
+import os from 'os';
+import { createHash } from 'crypto';
 import { createWorker, PSM, Worker } from 'tesseract.js';
 import { GreyImage, toPgm } from './preprocess';
 
 /**
- * One warm tesseract.js worker per process, fully offline: the `eng` data
- * ships in @tesseract.js-data/eng and nothing is downloaded or cached to disk.
+ * Reading words off a prepared screen, fast:
+ * - warm tesseract.js workers, fully offline (the `eng` data ships in
+ *   @tesseract.js-data/eng; nothing is downloaded or cached to disk);
+ * - the screen is cut into horizontal bands of text at blank rows, and the
+ *   words of each band are remembered by the band's pixels, so the parts of a
+ *   screen that did not change are never read twice;
+ * - bands not seen before are stacked into one image per worker and read in
+ *   parallel (one worker per core, at most two).
  */
 export interface OcrWord {
   text: string;
@@ -15,39 +23,45 @@ export interface OcrWord {
   height: number;
 }
 
-let worker: Promise<Worker> | null = null;
-let queue: Promise<unknown> = Promise.resolve();
+const INK = 160;
+const BAND_PAD = 3;
+const BAND_GAP = 12;
+const MEMO_LIMIT = 4000;
 
-function engine(): Promise<Worker> {
-  if (!worker) {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
-    const data = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
-    worker = createWorker('eng', 1, { langPath: data.langPath, gzip: data.gzip, cacheMethod: 'none' }).catch((error) => {
-      worker = null;
-      throw new Error(`The OCR engine could not start: ${(error as Error).message}. Is @tesseract.js-data/eng installed?`);
-    });
+class WorkerSlot {
+  private worker: Promise<Worker> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private start(): Promise<Worker> {
+    if (!this.worker) {
+      // eslint-disable-next-line @typescript-eslint/no-var-requires
+      const data = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
+      this.worker = createWorker('eng', 1, { langPath: data.langPath, gzip: data.gzip, cacheMethod: 'none' }).catch((error) => {
+        this.worker = null;
+        throw new Error(`The OCR engine could not start: ${(error as Error).message}. Is @tesseract.js-data/eng installed?`);
+      });
+    }
+    return this.worker;
   }
-  return worker;
-}
 
-/** Reads words with their boxes. Calls are queued: the one worker reads one image at a time. */
-export function readWords(image: GreyImage, psm: '3' | '6' | '7' | '11'): Promise<OcrWord[]> {
-  const job = queue.then(async () => {
-    const w = await engine();
-    // Our preprocessing already made all text dark on white: tesseract's own inverted retry only costs time.
-    await w.setParameters({ tessedit_pageseg_mode: psm as PSM, preserve_interword_spaces: '1', user_defined_dpi: '96', tessedit_do_invert: '0' });
-    const { data } = await w.recognize(toPgm(image), {}, { tsv: true, text: false, blocks: false, hocr: false });
-    return parseTsv(data.tsv ?? '');
-  });
-  queue = job.catch(() => undefined);
-  return job;
-}
+  /** Reads one image; calls on one slot run one at a time. */
+  read(image: GreyImage, psm: string): Promise<OcrWord[]> {
+    const job = this.queue.then(async () => {
+      const worker = await this.start();
+      // Preprocessing already made all text dark on white: tesseract's own inverted retry only costs time.
+      await worker.setParameters({ tessedit_pageseg_mode: psm as PSM, preserve_interword_spaces: '1', user_defined_dpi: '96', tessedit_do_invert: '0' });
+      const { data } = await worker.recognize(toPgm(image), {}, { tsv: true, text: false, blocks: false, hocr: false });
+      return parseTsv(data.tsv ?? '');
+    });
+    this.queue = job.catch(() => undefined);
+    return job;
+  }
 
-/** Ends the worker (tests and CLI runs call this so the process can exit). */
-export async function stopOcr(): Promise<void> {
-  const current = worker;
-  worker = null;
-  if (current) await (await current).terminate();
+  async stop(): Promise<void> {
+    const current = this.worker;
+    this.worker = null;
+    if (current) await (await current.catch(() => null))?.terminate();
+  }
 }
 
 /** Words from tesseract's TSV (level 5 rows: left, top, width, height, conf, text). */
@@ -61,4 +75,124 @@ function parseTsv(tsv: string): OcrWord[] {
     words.push({ text, confidence: Number(cells[10]), x: Number(cells[6]), y: Number(cells[7]), width: Number(cells[8]), height: Number(cells[9]) });
   }
   return words;
+}
+
+interface Band { y0: number; y1: number; key: string }
+
+/** Runs of rows with ink, padded and merged when closer than BAND_GAP rows. */
+export function findBands(image: GreyImage): { y0: number; y1: number }[] {
+  const { width, height, data } = image;
+  const inked: boolean[] = new Array(height);
+  for (let y = 0; y < height; y++) {
+    let any = false;
+    for (let i = y * width, end = i + width; i < end; i++) {
+      if (data[i] < INK) { any = true; break; }
+    }
+    inked[y] = any;
+  }
+  const bands: { y0: number; y1: number }[] = [];
+  for (let y = 0; y < height; y++) {
+    if (!inked[y]) continue;
+    let end = y;
+    while (end + 1 < height && inked[end + 1]) end++;
+    const y0 = Math.max(0, y - BAND_PAD);
+    const y1 = Math.min(height, end + 1 + BAND_PAD);
+    const last = bands[bands.length - 1];
+    if (last && y0 - last.y1 < BAND_GAP) last.y1 = y1;
+    else bands.push({ y0, y1 });
+    y = end;
+  }
+  return bands;
+}
+
+export class OcrReader {
+  private readonly slots: WorkerSlot[];
+  private readonly memo = new Map<string, OcrWord[]>();
+
+  constructor(workers = Math.max(1, Math.min(2, os.cpus().length))) {
+    this.slots = Array.from({ length: workers }, () => new WorkerSlot());
+  }
+
+  /** Every word on the prepared screen, in screen coordinates. */
+  async read(image: GreyImage): Promise<OcrWord[]> {
+    const bands: Band[] = findBands(image).map((b) => ({ ...b, key: bandKey(image, b.y0, b.y1) }));
+    const fresh = bands.filter((b) => !this.memo.has(b.key));
+    const unique = [...new Map(fresh.map((b) => [b.key, b])).values()];
+    if (unique.length) await this.readBands(image, unique);
+    const words: OcrWord[] = [];
+    for (const band of bands) {
+      const known = this.memo.get(band.key)!;
+      this.memo.delete(band.key); // re-insert: the memo's order is its recency
+      this.memo.set(band.key, known);
+      for (const w of known) words.push({ ...w, y: w.y + band.y0 });
+    }
+    while (this.memo.size > MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
+    return words;
+  }
+
+  /** Reads one crop (e.g. a single control with PSM 7) on the least busy worker, without the memo. */
+  readCrop(image: GreyImage, psm: '7' | '8' | '6' | '11'): Promise<OcrWord[]> {
+    return this.slots[0].read(image, psm);
+  }
+
+  /** Splits the bands into one stack per worker, balanced by height, and reads the stacks in parallel. */
+  private async readBands(image: GreyImage, bands: Band[]): Promise<void> {
+    const total = bands.reduce((sum, b) => sum + (b.y1 - b.y0), 0);
+    const stacks: Band[][] = this.slots.map(() => []);
+    let filled = 0;
+    for (const band of bands) {
+      const index = Math.min(this.slots.length - 1, Math.floor((filled / total) * this.slots.length));
+      stacks[index].push(band);
+      filled += band.y1 - band.y0;
+    }
+    await Promise.all(stacks.map(async (stack, i) => {
+      if (!stack.length) return;
+      const { image: stacked, offsets } = stackBands(image, stack);
+      const words = await this.slots[i].read(stacked, '11');
+      const perBand = stack.map(() => [] as OcrWord[]);
+      for (const word of words) {
+        const middle = word.y + word.height / 2;
+        const at = offsets.findIndex((o, k) => middle >= o && middle < o + (stack[k].y1 - stack[k].y0));
+        if (at >= 0) perBand[at].push({ ...word, y: word.y - offsets[at] });
+      }
+      stack.forEach((band, k) => this.memo.set(band.key, perBand[k]));
+    }));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.stop()));
+  }
+}
+
+function bandKey(image: GreyImage, y0: number, y1: number): string {
+  return createHash('sha1').update(image.data.subarray(y0 * image.width, y1 * image.width)).update(`${image.width}`).digest('base64');
+}
+
+/** The bands one under another, BAND_GAP white rows apart. */
+function stackBands(image: GreyImage, bands: Band[]): { image: GreyImage; offsets: number[] } {
+  const height = bands.reduce((sum, b) => sum + (b.y1 - b.y0) + BAND_GAP, BAND_GAP);
+  const data = new Uint8Array(image.width * height).fill(255);
+  const offsets: number[] = [];
+  let y = BAND_GAP;
+  for (const band of bands) {
+    offsets.push(y);
+    data.set(image.data.subarray(band.y0 * image.width, band.y1 * image.width), y * image.width);
+    y += band.y1 - band.y0 + BAND_GAP;
+  }
+  return { image: { width: image.width, height, data }, offsets };
+}
+
+let shared: OcrReader | null = null;
+
+/** The process's reader: its workers stay warm between calls. */
+export function ocrReader(): OcrReader {
+  if (!shared) shared = new OcrReader();
+  return shared;
+}
+
+/** Ends the workers (tests and the CLI call this so the process can exit). */
+export async function stopOcr(): Promise<void> {
+  const current = shared;
+  shared = null;
+  await current?.stop();
 }

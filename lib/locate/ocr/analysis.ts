@@ -1,0 +1,129 @@
+import { Box, right } from '../geometry';
+import { Screen } from '../engine';
+import { cropGrey, GreyImage, prepareForOcr, toGrey } from './preprocess';
+import { ocrReader, OcrWord } from './tesseract';
+import { similarity, threshold } from './text-match';
+
+/**
+ * What the OCR engine knows about one screen: its grey pixels (for finding
+ * controls), the prepared image and the words on it, grouped into lines.
+ * Computed once per screen buffer and shared by find, findAll and verify.
+ */
+export interface Line {
+  words: OcrWord[];
+}
+
+export interface Analysis {
+  grey: GreyImage;
+  prepared: GreyImage;
+  lines: Line[];
+}
+
+export interface TextMatch {
+  box: Box;
+  text: string;
+  score: number;
+  /** Mean tesseract confidence of the words, 0-100. */
+  ocrConfidence: number;
+}
+
+const analyses = new WeakMap<Buffer, Promise<Analysis>>();
+
+export function analyse(screen: Screen): Promise<Analysis> {
+  let pending = analyses.get(screen.data);
+  if (!pending) {
+    pending = (async () => {
+      const raw = { width: screen.width, height: screen.height, data: screen.data };
+      const prepared = prepareForOcr(raw, screen.format);
+      const words = await ocrReader().read(prepared);
+      return { grey: toGrey(raw, screen.format), prepared, lines: groupLines(words) };
+    })();
+    analyses.set(screen.data, pending);
+    pending.catch(() => analyses.delete(screen.data));
+  }
+  return pending;
+}
+
+/** Words on one text line, left to right. */
+export function groupLines(words: OcrWord[]): Line[] {
+  // Punctuation-only "words" are borders and focus rings read as | [ ( . — not text.
+  const sorted = words.filter((w) => /[\p{L}\p{N}]/u.test(w.text)).sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2));
+  const lines: Line[] = [];
+  for (const word of sorted) {
+    const middle = word.y + word.height / 2;
+    const line = lines.find((l) => {
+      const last = l.words[l.words.length - 1];
+      return Math.abs(last.y + last.height / 2 - middle) < Math.max(4, Math.min(last.height, word.height) * 0.5);
+    });
+    if (line) line.words.push(word);
+    else lines.push({ words: [word] });
+  }
+  for (const line of lines) line.words.sort((a, b) => a.x - b.x);
+  return lines;
+}
+
+const boxOf = (words: OcrWord[]): Box => {
+  const x = Math.min(...words.map((w) => w.x));
+  const y = Math.min(...words.map((w) => w.y));
+  return { x, y, width: Math.max(...words.map((w) => w.x + w.width)) - x, height: Math.max(...words.map((w) => w.y + w.height)) - y };
+};
+
+/**
+ * Every place the wanted text is read: runs of neighbouring words on a line
+ * whose joined text is similar enough. Overlapping runs keep the best.
+ */
+export function findText(lines: Line[], wanted: string): TextMatch[] {
+  const wantedWords = wanted.trim().split(/\s+/).length;
+  const needed = threshold(wanted);
+  const matches: TextMatch[] = [];
+  for (const { words } of lines) {
+    for (let i = 0; i < words.length; i++) {
+      for (let n = 1; n <= Math.min(words.length - i, wantedWords + 1); n++) {
+        const run = words.slice(i, i + n);
+        if (n > 1) {
+          const prev = run[n - 2];
+          const gap = run[n - 1].x - right(prev);
+          if (gap > Math.max(prev.height, run[n - 1].height) * 2.5) break;
+        }
+        const text = run.map((w) => w.text).join(' ');
+        const score = similarity(text, wanted);
+        if (score >= needed) {
+          matches.push({ box: boxOf(run), text, score, ocrConfidence: run.reduce((s, w) => s + w.confidence, 0) / n });
+        }
+      }
+    }
+  }
+  matches.sort((a, b) => b.score - a.score);
+  const kept: TextMatch[] = [];
+  for (const m of matches) if (!kept.some((k) => overlaps(k.box, m.box))) kept.push(m);
+  return kept;
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  const w = Math.min(right(a), right(b)) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 && w * h > 0.3 * Math.min(a.width * a.height, b.width * b.height);
+}
+
+/**
+ * Lines where the wanted text may have been misread (a partly similar run,
+ * or words tesseract was unsure of), to read again closer up.
+ */
+export function suspectLines(lines: Line[], wanted: string, limit = 6): Box[] {
+  const scored: { box: Box; score: number }[] = [];
+  for (const { words } of lines) {
+    let best = 0;
+    for (const w of words) best = Math.max(best, similarity(w.text, wanted.split(/\s+/)[0]), similarity(w.text, wanted));
+    const unsure = words.some((w) => w.confidence < 60);
+    if (best >= 0.45 || unsure) scored.push({ box: boxOf(words), score: best + (unsure ? 0.2 : 0) });
+  }
+  return scored.sort((a, b) => b.score - a.score).slice(0, limit).map((s) => s.box);
+}
+
+/** Reads a region again at twice the size as a single line (PSM 7); words come back in screen coordinates. */
+export async function rereadLine(prepared: GreyImage, box: Box): Promise<OcrWord[]> {
+  const region = { x: Math.max(0, box.x - 6), y: Math.max(0, box.y - 5), width: box.width + 12, height: box.height + 10 };
+  const crop = cropGrey(prepared, region, 2);
+  const words = await ocrReader().readCrop(crop, '7');
+  return words.map((w) => ({ ...w, x: region.x + w.x / 2, y: region.y + w.y / 2, width: w.width / 2, height: w.height / 2 }));
+}

@@ -1,0 +1,120 @@
+import { Box, bottom, centerY, right } from '../geometry';
+import { GreyImage } from './preprocess';
+
+/**
+ * Finding the control a text belongs to, in the pixels: the button around a
+ * label, the input beside or below a label, the box beside a checkbox label.
+ */
+const SAME = 14;
+const EDGE = 28;
+
+const at = (g: GreyImage, x: number, y: number) => g.data[Math.round(y) * g.width + Math.round(x)];
+const inside = (g: GreyImage, x: number, y: number) => x >= 0 && y >= 0 && x < g.width && y < g.height;
+
+/**
+ * The uniformly coloured area that surrounds `text` (a button's or an
+ * input's face), found by flooding from just beside the text. Null when the
+ * area is not enclosed within `maxW` x `maxH` (the text sits on the page).
+ */
+export function enclosure(g: GreyImage, text: Box, maxW = 520, maxH = 90): Box | null {
+  const seedX = Math.max(0, text.x - 3);
+  const seedY = Math.round(centerY(text));
+  if (!inside(g, seedX, seedY)) return null;
+  const colour = at(g, seedX, seedY);
+  const wx0 = Math.max(0, Math.round(right(text) - maxW));
+  const wx1 = Math.min(g.width - 1, Math.round(text.x + maxW));
+  const wy0 = Math.max(0, Math.round(bottom(text) - maxH));
+  const wy1 = Math.min(g.height - 1, Math.round(text.y + maxH));
+  const w = wx1 - wx0 + 1;
+  const seen = new Uint8Array(w * (wy1 - wy0 + 1));
+  const stack = [seedX, seedY];
+  let [x0, y0, x1, y1] = [seedX, seedY, seedX, seedY];
+  while (stack.length) {
+    const y = stack.pop()!;
+    const x = stack.pop()!;
+    if (x < wx0 || x > wx1 || y < wy0 || y > wy1) continue;
+    const k = (y - wy0) * w + (x - wx0);
+    if (seen[k] || Math.abs(at(g, x, y) - colour) > SAME) continue;
+    seen[k] = 1;
+    // Reaching the window's edge means the area is the page, not a control.
+    if (x === wx0 || x === wx1 || y === wy0 || y === wy1) return null;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    stack.push(x - 1, y, x + 1, y, x, y - 1, x, y + 1);
+  }
+  const box = { x: x0 - 1, y: y0 - 1, width: x1 - x0 + 3, height: y1 - y0 + 3 };
+  // The area must actually surround the text, not be a sliver beside it.
+  if (box.x > text.x || right(box) < right(text) - 2 || box.y > text.y + 2 || bottom(box) < bottom(text) - 2) return null;
+  return box;
+}
+
+/** A box shaped like a text input or a select: wider than tall, between 16 and 80 px high. */
+export function inputLike(box: Box | null): box is Box {
+  return !!box && box.height >= 16 && box.height <= 80 && box.width >= 40 && box.width >= box.height * 1.8;
+}
+
+/** The first edge (a change of more than EDGE grey levels) along a ray, as a distance, or -1. */
+function firstEdge(g: GreyImage, x: number, y: number, dx: number, dy: number, limit: number): number {
+  if (!inside(g, x, y)) return -1;
+  const start = at(g, x, y);
+  for (let d = 1; d <= limit; d++) {
+    const px = x + dx * d;
+    const py = y + dy * d;
+    if (!inside(g, px, py)) return -1;
+    if (Math.abs(at(g, px, py) - start) > EDGE) return d;
+  }
+  return -1;
+}
+
+/** The face of an input that starts at an edge found from a label: flood from just past the edge. */
+function inputAt(g: GreyImage, edgeX: number, edgeY: number, dx: number, dy: number): Box | null {
+  for (let step = 1; step <= 4; step++) {
+    const probe = { x: edgeX + dx * step + 3, y: edgeY + dy * step - 4, width: 2, height: 8 };
+    const face = enclosure(g, probe, 1000, 120);
+    if (inputLike(face)) return face;
+  }
+  return null;
+}
+
+/** The input a label belongs to: to its right on the same line, or just below it. */
+export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below' | 'auto' = 'auto'): Box | null {
+  const y = Math.round(centerY(label));
+  if (direction !== 'below') {
+    const d = firstEdge(g, Math.round(right(label)) + 2, y, 1, 0, 320);
+    if (d > 0) {
+      const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0);
+      if (face && face.x >= right(label) - 2 && Math.abs(centerY(face) - y) < face.height) return face;
+    }
+  }
+  if (direction !== 'right') {
+    for (const x of [Math.round(label.x) + 6, Math.round(label.x + label.width / 2)]) {
+      const d = firstEdge(g, x, Math.round(bottom(label)) + 2, 0, 1, 60);
+      if (d <= 0) continue;
+      const edgeY = Math.round(bottom(label)) + 2 + d;
+      const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, 1000, 120);
+      if (inputLike(face) && face.y >= bottom(label) - 2) return face;
+    }
+  }
+  return null;
+}
+
+/** The small square or circle just left of a checkbox or radio label. */
+export function toggleNear(g: GreyImage, label: Box): Box | null {
+  const cy = Math.round(centerY(label));
+  const background = at(g, Math.max(0, label.x - 2), cy);
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
+  for (let y = cy - 14; y <= cy + 14; y++) {
+    for (let x = Math.round(label.x) - 34; x < label.x - 2; x++) {
+      if (!inside(g, x, y) || Math.abs(at(g, x, y) - background) <= 40) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  const w = x1 - x0 + 1;
+  const h = y1 - y0 + 1;
+  return x1 >= 0 && w >= 8 && h >= 8 && w <= 28 && h <= 28 ? { x: x0, y: y0, width: w, height: h } : null;
+}

@@ -1,0 +1,156 @@
+import { Box, bottom, centerX, centerY, distance, horizontalOverlap, pad, readingOrder, right, verticalOverlap } from '../geometry';
+import { Candidate, LocateEngine, LocateRefusal, Screen, Verdict } from '../engine';
+import { Query, RelationKind } from '../query';
+import { analyse, Analysis, findText, groupLines, rereadLine, suspectLines, TextMatch } from './analysis';
+import { enclosure, fieldNear, inputLike, toggleNear } from './controls';
+import { similarity, threshold } from './text-match';
+import { cropGrey } from './preprocess';
+import { ocrReader } from './tesseract';
+
+/**
+ * The offline engine: reads the screen's text and turns a description into
+ * the box of the control it names. It only answers what text can answer:
+ * a description without readable text is refused, never guessed.
+ */
+const NEEDS_VISION = 'Configure a vision model (GLANCE_LOCATOR=vision) for elements that show no text.';
+
+export class OcrEngine implements LocateEngine {
+  readonly name = 'ocr';
+
+  async locate(screen: Screen, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
+    refuseWhatTextCannotAnswer(asked);
+    const analysis = await analyse(screen);
+    // "First name field": if "First name" is on the screen, "First" was part of the text, not an ordinal.
+    const query = asked.textWithOrdinal && findText(analysis.lines, asked.textWithOrdinal).length
+      ? { ...asked, text: asked.textWithOrdinal, ordinal: null }
+      : asked;
+    const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor) : null;
+    if (query.relation && !anchor) return [];
+
+    let candidates: Candidate[];
+    if (query.text === null) {
+      // "the field below 'Email address'": the control is found from the anchor alone.
+      const direction = query.relation!.kind === 'below' ? 'below' : query.relation!.kind === 'right-of' ? 'right' : 'auto';
+      const face = fieldNear(analysis.grey, anchor!.box, direction);
+      candidates = face ? [this.candidate(face, anchor!, `the input ${query.relation!.kind} '${anchor!.text}'`, 1)] : [];
+    } else {
+      let matches = findText(analysis.lines, query.text);
+      if (!matches.length) matches = await this.reread(analysis, query.text);
+      candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
+    }
+    if (anchor && query.relation) candidates = this.relate(candidates, anchor.box, query.relation.kind);
+
+    if (options.all) return readingOrder(candidates);
+    if (query.ordinal !== null) {
+      // Ordinals count the matches that are about as good as the best one, in reading order.
+      const best = Math.max(0, ...candidates.map((c) => c.confidence));
+      const peers = readingOrder(candidates.filter((c) => c.confidence >= best - 0.2));
+      const pick = query.ordinal === -1 ? peers[peers.length - 1] : peers[query.ordinal - 1];
+      return pick ? [pick, ...candidates.filter((c) => c !== pick)] : [];
+    }
+    return query.relation ? candidates : [...candidates].sort((a, b) => b.confidence - a.confidence || a.box.y - b.box.y || a.box.x - b.box.x);
+  }
+
+  /** Verify: read the evidence again, closer up and as one line, and compare it with the description. */
+  async verify(screen: Screen, candidate: Candidate, query: Query): Promise<Verdict> {
+    const wanted = query.text ?? query.relation?.anchor;
+    if (!wanted) return { ok: false, confidence: 0, reason: 'nothing to read back' };
+    const analysis = await analyse(screen);
+    const evidence = candidate.evidence ?? candidate.box;
+    const words = await rereadLine(analysis.prepared, evidence);
+    const read = words.map((w) => w.text).join(' ');
+    const score = Math.max(similarity(read, wanted), ...words.map((w) => similarity(w.text, wanted)));
+    const ok = score >= threshold(wanted) || normalisedIncludes(read, wanted);
+    return { ok, confidence: score, reason: `re-read '${read}' at ${evidence.x},${evidence.y} (similarity ${score.toFixed(2)})` };
+  }
+
+  private async bestMatch(analysis: Analysis, text: string): Promise<TextMatch | null> {
+    const found = findText(analysis.lines, text);
+    return found[0] ?? (await this.reread(analysis, text))[0] ?? null;
+  }
+
+  /** The lines where the text may have been misread, read again at twice the size. */
+  private async reread(analysis: Analysis, wanted: string): Promise<TextMatch[]> {
+    const reread = [];
+    for (const box of suspectLines(analysis.lines, wanted)) reread.push(...(await rereadLine(analysis.prepared, box)));
+    return findText(groupLines(reread), wanted);
+  }
+
+  /** From where the text was read to the box of the control the description means. */
+  private toControl(analysis: Analysis, match: TextMatch, query: Query): Candidate | null {
+    const { grey } = analysis;
+    const face = enclosure(grey, match.box);
+    switch (query.role) {
+      case 'field':
+      case 'dropdown': {
+        if (inputLike(face)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
+        const field = fieldNear(grey, match.box);
+        return field ? this.candidate(field, match, `the input labelled '${match.text}'`, 1) : null;
+      }
+      case 'checkbox':
+      case 'radio': {
+        const toggle = toggleNear(grey, match.box);
+        return toggle
+          ? this.candidate(toggle, match, `the ${query.role} beside '${match.text}'`, 1)
+          : this.candidate(pad(match.box, 2, grey), match, `the label '${match.text}' (no ${query.role} box seen beside it)`, 0.8);
+      }
+      case 'button':
+      case 'tab':
+      case 'menuitem':
+      case null:
+        if (face) return this.candidate(face, match, `the control around '${match.text}'`, query.role ? 1 : 0.98);
+        return this.candidate(pad(match.box, 4, grey), match, `the text '${match.text}'`, query.role === 'button' ? 0.85 : 0.95);
+      default:
+        return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}'`, 1);
+    }
+  }
+
+  private candidate(box: Box, match: TextMatch, reason: string, roleFit: number): Candidate {
+    const ocr = 0.85 + 0.15 * Math.min(1, match.ocrConfidence / 90);
+    return {
+      box: { x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) },
+      text: match.text, confidence: Math.round(match.score * ocr * roleFit * 1000) / 1000, engine: this.name,
+      reason: `${reason} (read '${match.text}', similarity ${match.score.toFixed(2)})`, evidence: match.box,
+    };
+  }
+
+  /** Keeps the candidates in the asked relation to the anchor, nearest first. */
+  private relate(candidates: Candidate[], anchor: Box, kind: RelationKind): Candidate[] {
+    const holds = (b: Box): boolean => {
+      switch (kind) {
+        case 'right-of': return b.x >= right(anchor) - 4 && verticalOverlap(b, anchor) > 0.3;
+        case 'left-of': return right(b) <= anchor.x + 4 && verticalOverlap(b, anchor) > 0.3;
+        case 'below': return b.y >= bottom(anchor) - 4 && (horizontalOverlap(b, anchor) > 0 || Math.abs(centerX(b) - centerX(anchor)) < 300);
+        case 'above': return bottom(b) <= anchor.y + 4 && (horizontalOverlap(b, anchor) > 0 || Math.abs(centerX(b) - centerX(anchor)) < 300);
+        case 'row': return Math.abs(centerY(b) - centerY(anchor)) <= Math.max(b.height, anchor.height, 16) * 0.75;
+        case 'near': return distance(b, anchor) < 400;
+      }
+    };
+    return candidates.filter((c) => holds(c.box) && !sameBox(c.box, anchor)).sort((a, b) => distance(a.box, anchor) - distance(b.box, anchor));
+  }
+}
+
+function sameBox(a: Box, b: Box): boolean {
+  return Math.abs(a.x - b.x) < 3 && Math.abs(a.y - b.y) < 3 && Math.abs(a.width - b.width) < 3;
+}
+
+function normalisedIncludes(read: string, wanted: string): boolean {
+  return read.toLowerCase().replace(/\s+/g, ' ').includes(wanted.toLowerCase().trim());
+}
+
+function refuseWhatTextCannotAnswer(query: Query): void {
+  const what = `'${query.description}'`;
+  if (query.text === null && !(query.relation && (query.role === 'field' || query.role === 'dropdown'))) {
+    throw new LocateRefusal(`The OCR engine cannot find ${what}: it names no text to read${query.visualWords.length ? ` (only ${query.visualWords.join(', ')})` : ''}. ${NEEDS_VISION}`);
+  }
+  if ((query.role === 'icon' || query.role === 'image') && query.visualWords.length && query.text === null) {
+    throw new LocateRefusal(`The OCR engine cannot find ${what}: icons and images carry no text. ${NEEDS_VISION}`);
+  }
+}
+
+/** Reads a crop of the screen with PSM 7 (used by verify and zoom). */
+export async function readCrop(screen: Screen, box: Box): Promise<string> {
+  const analysis = await analyse(screen);
+  const words = await ocrReader().readCrop(cropGrey(analysis.prepared, box, 2), '7');
+  return words.map((w) => w.text).join(' ');
+}

@@ -1,0 +1,33 @@
+import { editDistance } from '../../config/closest';
+
+/**
+ * Fuzzy text comparison tolerant of OCR slips: case, punctuation at the
+ * edges, and the classic confusions (rn/m, l/1/I/|, 0/O, vv/w).
+ */
+export function normalise(text: string): string {
+  return text.toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}$#@]+|[^\p{L}\p{N}%]+$/gu, '').trim();
+}
+
+function confusable(text: string): string {
+  return text.replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/[il1|!]/g, 'l').replace(/0/g, 'o').replace(/5/g, 's').replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** 0-1 similarity of what was read to what was asked for. */
+export function similarity(read: string, wanted: string): number {
+  const a = normalise(read);
+  const b = normalise(wanted);
+  if (!a || !b) return 0;
+  if (a === b) return 1;
+  const plain = 1 - editDistance(a, b) / Math.max(a.length, b.length);
+  const ca = confusable(a);
+  const cb = confusable(b);
+  const loose = ca && cb ? (1 - editDistance(ca, cb) / Math.max(ca.length, cb.length)) * 0.97 : 0;
+  return Math.max(plain, loose);
+}
+
+/** The similarity a match needs: short texts must be (nearly) exact, longer ones may carry a slip or two. */
+export function threshold(wanted: string): number {
+  const length = normalise(wanted).length;
+  if (length <= 3) return 0.95;
+  return 0.8;
+}
