@@ -3,8 +3,17 @@ import fs from 'fs';
 import path from 'path';
 import dotenv from 'dotenv';
 import {
-  ClientOptions, ConnectOptions, resolveClientOptions, resolveConnectOptions, ResolvedClientOptions,
+  ClientOptions, ConnectOptions, FindAllOptions, FindOptions, resolveClientOptions, resolveConnectOptions, ResolvedClientOptions,
+  resolveFindOptions, ResolvedFindOptions,
 } from '../config/options';
+import { Element, ElementDetails } from './element';
+import { runFind, FindOutcome } from '../locate/pipeline';
+import { selectEngine } from '../locate/select';
+import { parseQuery, wrapDescription } from '../locate/query';
+import { LocateEngine, LocateRefusal, Screen } from '../locate/engine';
+import { drawBoxes } from '../image/overlay';
+import { releaseOcr, retainOcr } from '../locate/ocr/tesseract';
+import { encodePng } from '../image/pixels';
 import { AuthError, ExecError, InvalidOptionError, SandboxError, StateError } from '../config/errors';
 import { show } from '../config/validate';
 import { parseChord } from '../sandbox/keys';
@@ -38,6 +47,15 @@ export interface ExecOptions {
   /** Milliseconds before the command is killed (default 30000). */
   timeout?: number;
 }
+
+/** `find()`'s promise, which can be acted on directly: `await client.find('Submit').click()`. */
+export type FindResult = Promise<Element> & {
+  click(action?: ClickAction): Promise<void>;
+  hover(): Promise<void>;
+  doubleClick(): Promise<void>;
+  rightClick(): Promise<void>;
+  found(): Promise<boolean>;
+};
 
 export interface CommandEvent {
   command: string;
@@ -78,6 +96,7 @@ export class Client {
   private keepAlive: number;
   private heartbeat: NodeJS.Timeout | null = null;
   private failed = false;
+  private engine: LocateEngine | null = null;
 
   /** Provisioning: start an app in the sandbox. Skipped when the sandbox was rejoined, since the app already runs. */
   readonly provision: {
@@ -158,6 +177,7 @@ export class Client {
         throw error;
       }
       this.instance = session.instance;
+      retainOcr();
       this.sessionId = `${session.instance.instanceId}-${Date.now().toString(36)}`;
       this.failed = false;
       this.heartbeat = setInterval(() => this.agent?.call('GET', '/health').catch(() => undefined), HEARTBEAT_MS);
@@ -224,6 +244,7 @@ export class Client {
       this.instance = null;
       this.sessionId = null;
       if (!agent || !instance) return;
+      releaseOcr();
       const keepAlive = this.failed && this.options.debugOnFailure ? Math.max(this.keepAlive, DEBUG_KEEP_ALIVE_MS) : this.keepAlive;
       try {
         await agent.call('POST', '/release', { keepAlive }, 5_000);
@@ -382,6 +403,113 @@ export class Client {
       if (typeof ms !== 'number' || ms < 0 || !Number.isFinite(ms)) throw new InvalidOptionError('ms', `wait() expects milliseconds >= 0, got ${show(ms)}.`);
       await sleep(ms);
     });
+  }
+
+  // ── finding ─────────────────────────────────────────────────────────────
+
+  /**
+   * Locates one element from a plain-words description. Resolves to an
+   * Element whose found() is false when nothing matched (it does not throw);
+   * acting on that Element throws ElementNotFoundError.
+   */
+  find(description: string, options?: FindOptions | number): FindResult {
+    const site = callSite();
+    const element = this.command('find', [description, options ?? {}], async () => {
+      const settings = this.findSettings(description, options, 'find');
+      const outcome = await runFind(this.locateEngine(), () => this.captureScreen(), description, settings, (line) => this.log(line));
+      return this.toElement(outcome, settings, site, description, options);
+    }, description);
+    const act = (run: (e: Element) => Promise<void>) => element.then(run);
+    return Object.assign(element, {
+      click: (action?: ClickAction) => act((e) => e.click(action)),
+      hover: () => act((e) => e.hover()),
+      doubleClick: () => act((e) => e.doubleClick()),
+      rightClick: () => act((e) => e.rightClick()),
+      found: () => element.then((e) => e.found()),
+    });
+  }
+
+  /** Every element matching the description, top-to-bottom and left-to-right; [] when none. No polling. */
+  findAll(description: string, options?: FindAllOptions | number): Promise<Element[]> {
+    return this.command('findAll', [description, options ?? {}], async () => {
+      const settings = this.findSettings(description, options, 'findAll');
+      const screen = await this.captureScreen();
+      const query = parseQuery(wrapDescription(description, settings.type));
+      const candidates = await this.locateEngine().locate(screen, query, { all: true }).catch((error) => {
+        if (error instanceof LocateRefusal) {
+          this.log(error.message);
+          return [];
+        }
+        throw error;
+      });
+      return candidates.map((candidate) => new Element(this.elementHost(), {
+        ...this.elementBase(description, settings, options), candidate, screen, notFound: null, debugScreenshot: null,
+      }));
+    }, description);
+  }
+
+  private findSettings(description: string, options: unknown, kind: 'find' | 'findAll'): ResolvedFindOptions {
+    if (typeof description !== 'string' || !description.trim()) {
+      throw new InvalidOptionError('description', `${kind}() needs a description of the element, e.g. 'the Submit button', got ${show(description)}.`);
+    }
+    return resolveFindOptions(options, kind, this.options);
+  }
+
+  private locateEngine(): LocateEngine {
+    if (!this.engine) this.engine = selectEngine(this.options.locator);
+    return this.engine;
+  }
+
+  private async captureScreen(): Promise<Screen> {
+    const raw = await this.requireAgent().screenRaw();
+    return { ...raw, format: 'bgrx' };
+  }
+
+  private elementBase(description: string, settings: ResolvedFindOptions, options: unknown): Pick<ElementDetails, 'description' | 'threshold' | 'cache' | 'similarity' | 'findOptions'> {
+    return {
+      description,
+      threshold: settings.cacheThreshold,
+      cache: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null },
+      similarity: null,
+      findOptions: typeof options === 'number' ? { cacheThreshold: options } : { ...(options as object) },
+    };
+  }
+
+  private async toElement(outcome: FindOutcome, settings: ResolvedFindOptions, site: CallSite | null, description: string, options: unknown): Promise<Element> {
+    let notFound: string | null = null;
+    let debugScreenshot: string | null = null;
+    if (!outcome.candidate) {
+      if (outcome.screen) {
+        debugScreenshot = this.screenshots.pathFor('find', 'notfound', description, site);
+        const marks = outcome.best ? [{ box: outcome.best.box, colour: [230, 30, 30] as [number, number, number] }] : [];
+        fs.writeFileSync(debugScreenshot, await encodePng(drawBoxes(outcome.screen, marks)));
+      }
+      notFound = this.notFoundMessage(outcome, settings, debugScreenshot);
+      this.log(notFound.split('\n')[0]);
+    }
+    return new Element(this.elementHost(), {
+      ...this.elementBase(description, settings, options), candidate: outcome.candidate, screen: outcome.screen, notFound, debugScreenshot,
+    });
+  }
+
+  private notFoundMessage(outcome: FindOutcome, settings: ResolvedFindOptions, screenshot: string | null): string {
+    const best = outcome.best;
+    return [
+      `Element not found: '${outcome.description}'.`,
+      `  why: ${outcome.rejection}`,
+      `  tried: ${this.locateEngine().name} engine, ${outcome.attempts} attempt(s) over ${(outcome.elapsedMs / 1000).toFixed(1)} s (timeout ${settings.timeout} ms${settings.zoom ? ', zoom' : ''}${settings.verify ? ', verify' : ''}${settings.confidence !== undefined ? `, confidence >= ${settings.confidence}` : ''})`,
+      `  best candidate: ${best ? `'${best.text ?? ''}' at ${best.box.x},${best.box.y} ${best.box.width}x${best.box.height}, confidence ${best.confidence}` : 'none'}`,
+      `  cache: ${settings.cacheThreshold === -1 ? 'off for this call' : 'no entry used'}`,
+      `  screenshot: ${screenshot ?? 'none (no screen was captured)'}`,
+    ].join('\n');
+  }
+
+  private elementHost() {
+    return {
+      pointerAt: (x: number, y: number, action: ClickAction, label: string) =>
+        this.command(action, [x, y], () => this.pointer(x, y, action), label),
+      find: (description: string, options: Record<string, unknown>) => this.find(description, options),
+    };
   }
 
   // ── internals ───────────────────────────────────────────────────────────

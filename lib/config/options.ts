@@ -57,6 +57,28 @@ export interface ClientOptions {
   keepAlive?: number;
   /** Folder for Glance's state (default `.glance` in the working directory). */
   stateDir?: string;
+  /** Locate engine: `ocr`, `vision` or `auto` (default GLANCE_LOCATOR, else `auto`). */
+  locator?: 'ocr' | 'vision' | 'auto';
+}
+
+/** Options of `find()` (interface spec 4.3); a bare number is `cacheThreshold`. */
+export interface FindOptions {
+  cacheKey?: string;
+  cacheThreshold?: number;
+  timeout?: number;
+  confidence?: number;
+  type?: 'text' | 'image' | 'ui' | 'any';
+  zoom?: boolean;
+  verify?: boolean;
+  ai?: AiOptions;
+}
+
+/** Options of `findAll()` (interface spec 4.4). */
+export interface FindAllOptions {
+  cacheKey?: string;
+  cacheThreshold?: number;
+  type?: 'text' | 'image' | 'ui' | 'any';
+  zoom?: boolean;
 }
 
 /** Options of `connect()` (interface spec 4.2). */
@@ -117,7 +139,44 @@ export const clientShape: Shape = {
   ai,
   keepAlive: isIntegerAtLeast(0),
   stateDir: isString,
+  locator: isOneOf(['ocr', 'vision', 'auto']),
 };
+
+const cacheThreshold = isNumberIn(0, 1, [-1]);
+const findShape: Shape = {
+  cacheKey: isString, cacheThreshold, timeout: isIntegerAtLeast(0), confidence: fraction,
+  type: isOneOf(['text', 'image', 'ui', 'any']), zoom: isBoolean, verify: isBoolean, ai,
+};
+const findAllShape: Shape = { cacheKey: isString, cacheThreshold, type: isOneOf(['text', 'image', 'ui', 'any']), zoom: isBoolean };
+
+export interface ResolvedFindOptions {
+  cacheKey?: string;
+  cacheThreshold: number;
+  timeout: number;
+  confidence?: number;
+  type: 'text' | 'image' | 'ui' | 'any';
+  zoom: boolean;
+  verify: boolean;
+  ai: AiOptions;
+}
+
+/** Validates find()/findAll() options; a bare number is the cacheThreshold. Defaults per interface spec 4.3 and 4.4. */
+export function resolveFindOptions(input: unknown, kind: 'find' | 'findAll', client: Pick<ResolvedClientOptions, 'verify' | 'ai' | 'cacheKey'>): ResolvedFindOptions {
+  const raw = typeof input === 'number' ? { cacheThreshold: input } : input ?? {};
+  assertPlainObject(`${kind} options`, raw);
+  checkShape(kind === 'find' ? findShape : findAllShape, raw);
+  const o = raw as FindOptions;
+  return {
+    cacheKey: o.cacheKey ?? client.cacheKey,
+    cacheThreshold: o.cacheThreshold ?? (kind === 'find' ? 0.05 : -1),
+    timeout: kind === 'find' ? o.timeout ?? 10_000 : 0,
+    confidence: o.confidence,
+    type: o.type ?? 'any',
+    zoom: o.zoom ?? false,
+    verify: kind === 'find' ? o.verify ?? client.verify : false,
+    ai: { ...client.ai, ...o.ai },
+  };
+}
 
 export const connectShape: Shape = {
   newSandbox: isBoolean,
@@ -157,6 +216,7 @@ export interface ResolvedClientOptions {
   ai: AiOptions;
   keepAlive: number;
   stateDir: string;
+  locator: 'ocr' | 'vision' | 'auto';
   /** Set when the deprecated `headless` option was used. */
   usedHeadless: boolean;
 }
@@ -213,6 +273,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
     ai: o.ai ?? {},
     keepAlive: o.keepAlive ?? DEFAULT_KEEP_ALIVE_MS,
     stateDir: o.stateDir ?? (process.env.GLANCE_STATE_DIR || '.glance'),
+    locator: o.locator ?? ((process.env.GLANCE_LOCATOR || 'auto') as 'ocr' | 'vision' | 'auto'),
     usedHeadless: o.headless !== undefined,
   };
 }

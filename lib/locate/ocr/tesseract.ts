@@ -183,11 +183,37 @@ function stackBands(image: GreyImage, bands: Band[]): { image: GreyImage; offset
 }
 
 let shared: OcrReader | null = null;
+let users = 0;
+let idleStop: NodeJS.Timeout | null = null;
+const IDLE_STOP_MS = 2000;
 
 /** The process's reader: its workers stay warm between calls. */
 export function ocrReader(): OcrReader {
   if (!shared) shared = new OcrReader();
   return shared;
+}
+
+/** A connected client holds the workers warm. */
+export function retainOcr(): void {
+  users++;
+  if (idleStop) clearTimeout(idleStop);
+  idleStop = null;
+}
+
+/**
+ * When the last client lets go, the workers stop shortly after (their threads
+ * would otherwise keep the process alive); a client that connects again in
+ * between keeps them warm.
+ */
+export function releaseOcr(): void {
+  users = Math.max(0, users - 1);
+  if (users > 0 || !shared) return;
+  if (idleStop) clearTimeout(idleStop);
+  idleStop = setTimeout(() => {
+    idleStop = null;
+    if (users === 0) void stopOcr();
+  }, IDLE_STOP_MS);
+  idleStop.unref();
 }
 
 /** Ends the workers (tests and the CLI call this so the process can exit). */
