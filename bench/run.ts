@@ -1,9 +1,11 @@
 import { foundationBench } from './foundation';
+import { locateBench } from './locate/accuracy';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json. */
 const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   foundation: foundationBench,
+  locate: locateBench,
 };
 
 async function main(): Promise<void> {

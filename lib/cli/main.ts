@@ -1,6 +1,7 @@
 import { initCommand } from './init';
 import { agentCommand } from './agent';
 import { sandboxesCommand } from './sandboxes';
+import { locateCommand } from './locate';
 
 const USAGE = `Usage: glance <command>
 
@@ -8,6 +9,8 @@ const USAGE = `Usage: glance <command>
   agent --listen HOST:PORT [--token T]   serve this machine's display to Glance clients (token also from GLANCE_AGENT_TOKEN)
   sandboxes [list | stop <id> | stop --all | prune]
                                          show or stop local sandboxes
+  locate <screen.png> "<description>" [--type text|image|ui|any] [--zoom] [--verify] [--json] [--overlay out.png]
+  locate --batch <in.jsonl>              locate on screenshots without a sandbox
 `;
 
 /** Dispatches `glance <command>`; resolves to the exit code. */
@@ -17,6 +20,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'init': return initCommand(rest);
     case 'agent': return agentCommand(rest);
     case 'sandboxes': return sandboxesCommand(rest);
+    case 'locate': return locateCommand(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return 0;
@@ -26,15 +30,16 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** `--name value` flags, plus bare words. */
-export function parseFlags(args: string[]): { flags: Record<string, string | true>; words: string[] } {
+/** `--name value` flags, plus bare words; the named `switches` never take a value. */
+export function parseFlags(args: string[], switches: string[] = []): { flags: Record<string, string | true>; words: string[] } {
   const flags: Record<string, string | true> = {};
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
+    const name = arg.slice(2);
     if (!arg.startsWith('--')) words.push(arg);
-    else if (args[i + 1] !== undefined && !args[i + 1].startsWith('--')) flags[arg.slice(2)] = args[++i];
-    else flags[arg.slice(2)] = true;
+    else if (!switches.includes(name) && args[i + 1] !== undefined && !args[i + 1].startsWith('--')) flags[name] = args[++i];
+    else flags[name] = true;
   }
   return { flags, words };
 }

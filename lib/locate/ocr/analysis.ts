@@ -23,6 +23,8 @@ export interface TextMatch {
   box: Box;
   text: string;
   score: number;
+  /** The run is a whole phrase, not part of a longer one ("Customers" vs "New customers"). */
+  standalone: boolean;
   /** Mean tesseract confidence of the words, 0-100. */
   ocrConfidence: number;
 }
@@ -86,9 +88,12 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
           if (gap > Math.max(prev.height, run[n - 1].height) * 2.5) break;
         }
         const text = run.map((w) => w.text).join(' ');
-        const score = similarity(text, wanted);
-        if (score >= needed) {
-          matches.push({ box: boxOf(run), text, score, ocrConfidence: run.reduce((s, w) => s + w.confidence, 0) / n });
+        const similar = similarity(text, wanted);
+        if (similar >= needed) {
+          const standalone = !joined(words[i - 1], run[0]) && !joined(run[n - 1], words[i + n]);
+          // Among equally similar runs, prefer the exact spelling and a whole phrase.
+          const score = Math.min(1, similar - (text === wanted.trim() ? 0 : 0.01) - (standalone ? 0 : 0.03));
+          matches.push({ box: boxOf(run), text, score, standalone, ocrConfidence: run.reduce((s, w) => s + w.confidence, 0) / n });
         }
       }
     }
@@ -97,6 +102,11 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
   const kept: TextMatch[] = [];
   for (const m of matches) if (!kept.some((k) => overlaps(k.box, m.box))) kept.push(m);
   return kept;
+}
+
+/** Two neighbouring words belong to one phrase when the gap between them is under 1.5 heights. */
+function joined(left: OcrWord | undefined, next: OcrWord | undefined): boolean {
+  return !!left && !!next && next.x - right(left) <= Math.max(left.height, next.height) * 1.5;
 }
 
 function overlaps(a: Box, b: Box): boolean {
@@ -126,4 +136,28 @@ export async function rereadLine(prepared: GreyImage, box: Box): Promise<OcrWord
   const crop = cropGrey(prepared, region, 2);
   const words = await ocrReader().readCrop(crop, '7');
   return words.map((w) => ({ ...w, x: region.x + w.x / 2, y: region.y + w.y / 2, width: w.width / 2, height: w.height / 2 }));
+}
+
+/** Every phrase on the screen (words on a line closer than 1.5 heights), leaving out the words inside `exclude`. */
+export function phrases(lines: Line[], exclude?: Box): TextMatch[] {
+  const out: TextMatch[] = [];
+  const excluded = (w: OcrWord) => !!exclude && w.x + w.width / 2 >= exclude.x && w.x + w.width / 2 < right(exclude) &&
+    w.y + w.height / 2 >= exclude.y && w.y + w.height / 2 < exclude.y + exclude.height;
+  for (const { words } of lines) {
+    let run: OcrWord[] = [];
+    const flush = () => {
+      if (run.length) out.push({ box: boxOf(run), text: run.map((w) => w.text).join(' '), score: 1, standalone: true, ocrConfidence: run.reduce((s, w) => s + w.confidence, 0) / run.length });
+      run = [];
+    };
+    for (const word of words) {
+      if (excluded(word)) {
+        flush();
+        continue;
+      }
+      if (!joined(run[run.length - 1], word)) flush();
+      run.push(word);
+    }
+    flush();
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 import { Box, bottom, centerX, centerY, distance, horizontalOverlap, pad, readingOrder, right, verticalOverlap } from '../geometry';
 import { Candidate, LocateEngine, LocateRefusal, Screen, Verdict } from '../engine';
 import { Query, RelationKind } from '../query';
-import { analyse, Analysis, findText, groupLines, rereadLine, suspectLines, TextMatch } from './analysis';
+import { analyse, Analysis, findText, groupLines, phrases, rereadLine, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, toggleNear } from './controls';
 import { similarity, threshold } from './text-match';
 import { cropGrey } from './preprocess';
@@ -12,6 +12,8 @@ import { ocrReader } from './tesseract';
  * the box of the control it names. It only answers what text can answer:
  * a description without readable text is refused, never guessed.
  */
+/** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
+const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
 const NEEDS_VISION = 'Configure a vision model (GLANCE_LOCATOR=vision) for elements that show no text.';
 
 export class OcrEngine implements LocateEngine {
@@ -28,14 +30,19 @@ export class OcrEngine implements LocateEngine {
     if (query.relation && !anchor) return [];
 
     let candidates: Candidate[];
-    if (query.text === null) {
+    if (query.text === null && (query.role === 'field' || query.role === 'dropdown')) {
       // "the field below 'Email address'": the control is found from the anchor alone.
       const direction = query.relation!.kind === 'below' ? 'below' : query.relation!.kind === 'right-of' ? 'right' : 'auto';
       const face = fieldNear(analysis.grey, anchor!.box, direction);
       candidates = face ? [this.candidate(face, anchor!, `the input ${query.relation!.kind} '${anchor!.text}'`, 1)] : [];
+    } else if (query.text === null) {
+      // "the button right of 'Export'": whatever text stands there, as the control it belongs to.
+      candidates = phrases(analysis.lines, anchor!.box).map((p) => this.toControl(analysis, p, query)).filter((c): c is Candidate => c !== null);
+      if (query.role === 'button') candidates = candidates.filter((c) => /control around/.test(c.reason));
     } else {
       let matches = findText(analysis.lines, query.text);
       if (!matches.length) matches = await this.reread(analysis, query.text);
+      if (query.role && WHOLE_LABEL_ROLES.includes(query.role)) matches = matches.filter((m) => m.standalone);
       candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
     }
     if (anchor && query.relation) candidates = this.relate(candidates, anchor.box, query.relation.kind);
@@ -98,8 +105,8 @@ export class OcrEngine implements LocateEngine {
       case 'tab':
       case 'menuitem':
       case null:
-        if (face) return this.candidate(face, match, `the control around '${match.text}'`, query.role ? 1 : 0.98);
-        return this.candidate(pad(match.box, 4, grey), match, `the text '${match.text}'`, query.role === 'button' ? 0.85 : 0.95);
+        if (face) return this.candidate(face, match, `the control around '${match.text}'`, 1);
+        return this.candidate(pad(match.box, 4, grey), match, `the text '${match.text}'`, query.role === 'button' ? 0.85 : 1);
       default:
         return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}'`, 1);
     }
@@ -140,7 +147,7 @@ function normalisedIncludes(read: string, wanted: string): boolean {
 
 function refuseWhatTextCannotAnswer(query: Query): void {
   const what = `'${query.description}'`;
-  if (query.text === null && !(query.relation && (query.role === 'field' || query.role === 'dropdown'))) {
+  if (query.text === null && !query.relation) {
     throw new LocateRefusal(`The OCR engine cannot find ${what}: it names no text to read${query.visualWords.length ? ` (only ${query.visualWords.join(', ')})` : ''}. ${NEEDS_VISION}`);
   }
   if ((query.role === 'icon' || query.role === 'image') && query.visualWords.length && query.text === null) {
