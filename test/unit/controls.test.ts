@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { enclosure, fieldNear, inputLike, toggleNear } from '../../lib/locate/ocr/controls';
+import { GreyImage } from '../../lib/locate/ocr/preprocess';
+
+/** A small synthetic screen: white page, shapes drawn as filled or outlined rectangles. */
+function canvas(width = 400, height = 200): GreyImage & { fill(x: number, y: number, w: number, h: number, v: number): void; outline(x: number, y: number, w: number, h: number, v: number): void } {
+  const data = new Uint8Array(width * height).fill(250);
+  const fill = (x: number, y: number, w: number, h: number, v: number) => {
+    for (let yy = y; yy < y + h; yy++) for (let xx = x; xx < x + w; xx++) data[yy * width + xx] = v;
+  };
+  return {
+    width, height, data, fill,
+    outline: (x, y, w, h, v) => { fill(x, y, w, 1, v); fill(x, y + h - 1, w, 1, v); fill(x, y, 1, h, v); fill(x + w - 1, y, 1, h, v); },
+  };
+}
+
+test('a button grows from its label to its face', () => {
+  const g = canvas();
+  g.fill(50, 40, 120, 36, 90); // a filled button
+  g.fill(80, 52, 60, 12, 250); // its label
+  assert.deepEqual(enclosure(g, { x: 80, y: 52, width: 60, height: 12 }), { x: 49, y: 39, width: 122, height: 38 });
+});
+
+test('text on the page itself has no enclosure', () => {
+  const g = canvas();
+  g.fill(80, 52, 60, 12, 20);
+  assert.equal(enclosure(g, { x: 80, y: 52, width: 60, height: 12 }), null);
+});
+
+test('a field is found right of its label, or below it', () => {
+  const g = canvas(500, 200);
+  g.fill(10, 30, 60, 12, 20); // label "Email"
+  g.outline(150, 20, 300, 34, 120); // input box
+  const right = fieldNear(g, { x: 10, y: 30, width: 60, height: 12 });
+  assert.ok(inputLike(right));
+  assert.deepEqual(right, { x: 150, y: 20, width: 300, height: 34 });
+
+  const h = canvas(500, 200);
+  h.fill(10, 30, 60, 12, 20); // label above
+  h.outline(10, 52, 300, 34, 120);
+  assert.deepEqual(fieldNear(h, { x: 10, y: 30, width: 60, height: 12 }, 'below'), { x: 10, y: 52, width: 300, height: 34 });
+});
+
+test('a checkbox is the small box left of its label', () => {
+  const g = canvas();
+  g.outline(20, 50, 13, 13, 100);
+  g.fill(40, 51, 120, 11, 30);
+  assert.deepEqual(toggleNear(g, { x: 40, y: 51, width: 120, height: 11 }), { x: 20, y: 50, width: 13, height: 13 });
+  assert.equal(toggleNear(g, { x: 200, y: 120, width: 60, height: 11 }), null);
+});

@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { similarity, threshold } from '../../lib/locate/ocr/text-match';
+import { findText, groupLines, phrases } from '../../lib/locate/ocr/analysis';
+import { OcrWord } from '../../lib/locate/ocr/tesseract';
+
+const word = (text: string, x: number, y: number, width = text.length * 8, confidence = 90): OcrWord => ({ text, x, y, width, height: 14, confidence });
+
+test('similarity tolerates case, edge punctuation and OCR confusions', () => {
+  assert.equal(similarity('Sign up', 'sign up'), 1);
+  assert.equal(similarity('Delete.', 'Delete'), 1);
+  assert.ok(similarity('Chum rate', 'Churn rate') >= threshold('Churn rate'));
+  assert.ok(similarity('Sett1ngs', 'Settings') >= threshold('Settings'));
+  assert.ok(similarity('Submit', 'Sign up') < threshold('Sign up'));
+  assert.ok(similarity('Last name', 'First name') < threshold('First name'));
+  assert.ok(similarity('Cat', 'Car') < threshold('Car'), 'short words must match exactly');
+});
+
+test('phrases match across word boxes on one line, and the best run wins', () => {
+  const lines = groupLines([word('Add', 100, 50), word('to', 130, 51), word('cart', 150, 50), word('Add', 400, 50), word('user', 430, 50)]);
+  const [match] = findText(lines, 'Add to cart');
+  assert.deepEqual(match.box, { x: 100, y: 50, width: 82, height: 15 });
+  assert.equal(match.text, 'Add to cart');
+});
+
+test('a whole phrase ranks above the same word inside a longer one', () => {
+  const lines = groupLines([word('New', 100, 200), word('customers', 132, 200), word('Customers', 20, 130)]);
+  const matches = findText(lines, 'Customers');
+  assert.equal(matches.length, 2);
+  assert.equal(matches[0].box.x, 20);
+  assert.ok(matches[0].standalone && !matches[1].standalone);
+});
+
+test('punctuation-only words (borders read as | [) are dropped', () => {
+  const lines = groupLines([word('|', 90, 50, 4), word('Delete', 100, 50)]);
+  assert.deepEqual(lines[0].words.map((w) => w.text), ['Delete']);
+});
+
+test('phrases split at wide gaps and leave out an excluded box', () => {
+  const lines = groupLines([word('Already', 10, 10), word('have', 70, 10), word('Log', 200, 10), word('in', 228, 10)]);
+  assert.deepEqual(phrases(lines).map((p) => p.text), ['Already have', 'Log in']);
+  assert.deepEqual(phrases(lines, { x: 0, y: 0, width: 120, height: 40 }).map((p) => p.text), ['Log in']);
+});

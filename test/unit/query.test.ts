@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseQuery, wrapDescription } from '../../lib/locate/query';
+
+const parse = (d: string) => {
+  const q = parseQuery(d);
+  return { text: q.text, role: q.role, ordinal: q.ordinal, relation: q.relation, hint: q.hint };
+};
+
+test('quoted text, role words and ordinals', () => {
+  assert.deepEqual(parse("the second 'Edit' button"), { text: 'Edit', role: 'button', ordinal: 2, relation: null, hint: 'any' });
+  assert.deepEqual(parse('the last "Delete" link'), { text: 'Delete', role: 'link', ordinal: -1, relation: null, hint: 'any' });
+  assert.equal(parse("the 3rd 'Add to cart' button").ordinal, 3);
+  assert.equal(parse("'I agree' checkbox").role, 'checkbox');
+  assert.equal(parse("the 'Dark' radio button").role, 'radio');
+  assert.equal(parse("the 'Billing' tab").role, 'tab');
+  assert.equal(parse("the 'Export' menu item").role, 'menuitem');
+  assert.equal(parse('the Language dropdown').role, 'dropdown');
+  assert.equal(parse('the Search text box').role, 'field');
+});
+
+test('unquoted descriptions: the rest is the text', () => {
+  assert.deepEqual(parse('Submit button'), { text: 'Submit', role: 'button', ordinal: null, relation: null, hint: 'any' });
+  assert.equal(parse('the Email field').text, 'Email');
+  assert.equal(parse('Log in link').text, 'Log in');
+  assert.equal(parse('Terms of use link').text, 'Terms of use');
+  const first = parseQuery('First name field');
+  assert.equal(first.ordinal, 1);
+  assert.equal(first.textWithOrdinal, 'First name');
+});
+
+test('positions relative to another text', () => {
+  assert.deepEqual(parse("the 'Delete' button in the row of 'Bob Stone'").relation, { kind: 'row', anchor: 'Bob Stone' });
+  assert.deepEqual(parse("the 'Edit' button in the row containing 'bob@example.com'").relation, { kind: 'row', anchor: 'bob@example.com' });
+  assert.deepEqual(parse("the 'Delete' icon next to 'Alice'").relation, { kind: 'near', anchor: 'Alice' });
+  assert.deepEqual(parse("the input right of 'First name'"), { text: null, role: 'field', ordinal: null, relation: { kind: 'right-of', anchor: 'First name' }, hint: 'any' });
+  assert.equal(parse("the button left of 'Save'").relation!.kind, 'left-of');
+  assert.equal(parse("the field below 'Email'").relation!.kind, 'below');
+  assert.equal(parse("the heading above 'Price'").relation!.kind, 'above');
+});
+
+test('the type hint wraps the description, and the wrapped forms parse', () => {
+  assert.equal(wrapDescription('Welcome', 'text'), 'The text "Welcome"');
+  assert.equal(wrapDescription('logo', 'image'), 'The image "logo"');
+  assert.equal(wrapDescription('Save', 'ui'), 'The UI element "Save"');
+  assert.equal(wrapDescription('Save', 'any'), 'Save');
+  assert.deepEqual(parse('The text "Welcome back"'), { text: 'Welcome back', role: 'text', ordinal: null, relation: null, hint: 'text' });
+  assert.equal(parse('The UI element "Save button"').text, 'Save');
+  assert.equal(parse('The image "company logo"').role, 'image');
+});
+
+test('visual words are kept apart from the text', () => {
+  const q = parseQuery('the red logo');
+  assert.equal(q.text, null);
+  assert.deepEqual(q.visualWords, ['red', 'logo']);
+});
