@@ -1,11 +1,13 @@
 import { foundationBench } from './foundation';
 import { locateBench } from './locate/accuracy';
+import { cacheBench } from './cache';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json. */
 const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   foundation: foundationBench,
   locate: locateBench,
+  cache: cacheBench,
 };
 
 async function main(): Promise<void> {

@@ -2,6 +2,7 @@ import { initCommand } from './init';
 import { agentCommand } from './agent';
 import { sandboxesCommand } from './sandboxes';
 import { locateCommand } from './locate';
+import { cacheCommand } from './cache';
 
 const USAGE = `Usage: glance <command>
 
@@ -11,6 +12,8 @@ const USAGE = `Usage: glance <command>
                                          show or stop local sandboxes
   locate <screen.png> "<description>" [--type text|image|ui|any] [--zoom] [--verify] [--json] [--overlay out.png]
   locate --batch <in.jsonl>              locate on screenshots without a sandbox
+  cache [list [--key K] | show <id> | clear [--key K]]
+                                         the element cache in .glance/glance.db
 `;
 
 /** Dispatches `glance <command>`; resolves to the exit code. */
@@ -21,6 +24,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'agent': return agentCommand(rest);
     case 'sandboxes': return sandboxesCommand(rest);
     case 'locate': return locateCommand(rest);
+    case 'cache': return cacheCommand(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return 0;

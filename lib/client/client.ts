@@ -13,6 +13,8 @@ import { parseQuery, wrapDescription } from '../locate/query';
 import { LocateEngine, LocateRefusal, Screen } from '../locate/engine';
 import { drawBoxes } from '../image/overlay';
 import { releaseOcr, retainOcr } from '../locate/ocr/tesseract';
+import { ElementCache, Partition } from '../cache/element-cache';
+import { defaultCacheKey } from '../cache/cache-key';
 import { encodePng } from '../image/pixels';
 import { AuthError, ExecError, InvalidOptionError, SandboxError, StateError } from '../config/errors';
 import { show } from '../config/validate';
@@ -97,6 +99,7 @@ export class Client {
   private heartbeat: NodeJS.Timeout | null = null;
   private failed = false;
   private engine: LocateEngine | null = null;
+  private readonly elementCache: ElementCache;
 
   /** Provisioning: start an app in the sandbox. Skipped when the sandbox was rejoined, since the app already runs. */
   readonly provision: {
@@ -126,6 +129,7 @@ export class Client {
     this.redactor.add(key);
     this.service = new LocalService(this.options.stateDir);
     this.screenshots = new ScreenshotFolder(this.options.stateDir, this.redactor);
+    this.elementCache = new ElementCache(this.options.stateDir, this.options.cache.maxEntries);
     if (this.options.usedHeadless) this.log("The 'headless' option is deprecated; use preview: 'none' instead.");
 
     this.provision = {
@@ -238,6 +242,9 @@ export class Client {
     return this.command('disconnect', [], async () => {
       if (this.heartbeat) clearInterval(this.heartbeat);
       this.heartbeat = null;
+      // Cache entries are written only for a session that did not fail.
+      if (this.failed) this.discardCache();
+      else await this.commitCache();
       const agent = this.agent;
       const instance = this.instance;
       this.agent = null;
@@ -269,6 +276,22 @@ export class Client {
       console.log(`[glance] ${message}`);
       this.emitter.emit('log:info', message);
     }
+  }
+
+  /**
+   * Writes the elements located in this session to the cache. disconnect()
+   * does it for a session not marked failed; a test runner calls it when a
+   * test passed (and discardCache() when it failed).
+   */
+  async commitCache(): Promise<number> {
+    const written = await this.elementCache.commit();
+    if (written) this.log(`Cached ${written} located element(s).`);
+    return written;
+  }
+
+  /** Drops the elements located since the last commit: a failed test writes nothing. */
+  discardCache(): number {
+    return this.elementCache.discard();
   }
 
   /** True once markFailed() was called in this session. */
@@ -416,7 +439,11 @@ export class Client {
     const site = callSite();
     const element = this.command('find', [description, options ?? {}], async () => {
       const settings = this.findSettings(description, options, 'find');
-      const outcome = await runFind(this.locateEngine(), () => this.captureScreen(), description, settings, (line) => this.log(line));
+      const partition = this.cachePartition(description, settings, site);
+      const thresholds = { screen: settings.cacheThreshold, element: this.options.cache.thresholds.find.element };
+      const lookup = partition ? (screen: Screen) => this.elementCache.lookup(partition, screen, thresholds) : undefined;
+      const outcome = await runFind(this.locateEngine(), () => this.captureScreen(), description, settings, (line) => this.log(line), lookup);
+      if (partition && outcome.candidate && outcome.screen && !outcome.cache?.candidate) this.elementCache.record(partition, outcome.screen, outcome.candidate);
       return this.toElement(outcome, settings, site, description, options);
     }, description);
     const act = (run: (e: Element) => Promise<void>) => element.then(run);
@@ -448,6 +475,17 @@ export class Client {
     }, description);
   }
 
+  /** Where this find's cache entry lives, or null when the cache is off for it. */
+  private cachePartition(description: string, settings: ResolvedFindOptions, site: CallSite | null): Partition | null {
+    if (!this.options.cache.enabled || settings.cacheThreshold === -1) return null;
+    return {
+      key: settings.cacheKey ?? defaultCacheKey(site),
+      description: wrapDescription(description, settings.type),
+      os: this.options.os,
+      resolution: this.instance?.resolution ?? this.options.resolution,
+    };
+  }
+
   private findSettings(description: string, options: unknown, kind: 'find' | 'findAll'): ResolvedFindOptions {
     if (typeof description !== 'string' || !description.trim()) {
       throw new InvalidOptionError('description', `${kind}() needs a description of the element, e.g. 'the Submit button', got ${show(description)}.`);
@@ -465,12 +503,12 @@ export class Client {
     return { ...raw, format: 'bgrx' };
   }
 
-  private elementBase(description: string, settings: ResolvedFindOptions, options: unknown): Pick<ElementDetails, 'description' | 'threshold' | 'cache' | 'similarity' | 'findOptions'> {
+  private elementBase(description: string, settings: ResolvedFindOptions, options: unknown, outcome?: FindOutcome): Pick<ElementDetails, 'description' | 'threshold' | 'cache' | 'similarity' | 'findOptions'> {
     return {
       description,
       threshold: settings.cacheThreshold,
-      cache: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null },
-      similarity: null,
+      cache: outcome?.cache?.info ?? { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null },
+      similarity: outcome?.cache?.similarity ?? null,
       findOptions: typeof options === 'number' ? { cacheThreshold: options } : { ...(options as object) },
     };
   }
@@ -488,7 +526,7 @@ export class Client {
       this.log(notFound.split('\n')[0]);
     }
     return new Element(this.elementHost(), {
-      ...this.elementBase(description, settings, options), candidate: outcome.candidate, screen: outcome.screen, notFound, debugScreenshot,
+      ...this.elementBase(description, settings, options, outcome), candidate: outcome.candidate, screen: outcome.screen, notFound, debugScreenshot,
     });
   }
 
@@ -499,7 +537,7 @@ export class Client {
       `  why: ${outcome.rejection}`,
       `  tried: ${this.locateEngine().name} engine, ${outcome.attempts} attempt(s) over ${(outcome.elapsedMs / 1000).toFixed(1)} s (timeout ${settings.timeout} ms${settings.zoom ? ', zoom' : ''}${settings.verify ? ', verify' : ''}${settings.confidence !== undefined ? `, confidence >= ${settings.confidence}` : ''})`,
       `  best candidate: ${best ? `'${best.text ?? ''}' at ${best.box.x},${best.box.y} ${best.box.width}x${best.box.height}, confidence ${best.confidence}` : 'none'}`,
-      `  cache: ${settings.cacheThreshold === -1 ? 'off for this call' : 'no entry used'}`,
+      `  cache: ${cacheState(outcome, settings)}`,
       `  screenshot: ${screenshot ?? 'none (no screen was captured)'}`,
     ].join('\n');
   }
@@ -552,4 +590,11 @@ export class Client {
     if (!agent) return;
     fs.writeFileSync(this.screenshots.pathFor(action, phase, label, site), await agent.screenPng());
   }
+}
+
+function cacheState(outcome: FindOutcome, settings: ResolvedFindOptions): string {
+  if (settings.cacheThreshold === -1) return 'off for this call';
+  const info = outcome.cache?.info;
+  if (!info) return 'off';
+  return info.diffPercent === null ? 'no entry for this description' : `entry not used (screen ${info.diffPercent}% different, threshold ${settings.cacheThreshold * 100}%)`;
 }

@@ -21,6 +21,8 @@ export interface CacheThresholds {
 export interface CacheOptions {
   enabled?: boolean;
   thresholds?: CacheThresholds;
+  /** Most entries kept; the least recently used go first (default 5000). */
+  maxEntries?: number;
 }
 
 export interface RedrawOptions {
@@ -102,6 +104,7 @@ const fraction = isNumberIn(0, 1);
 const cacheObject: Shape = {
   enabled: isBoolean,
   thresholds: { find: { screen: fraction, element: fraction }, assert: fraction },
+  maxEntries: isIntegerAtLeast(1),
 };
 const redrawObject: Shape = {
   enabled: isBoolean,
@@ -161,14 +164,14 @@ export interface ResolvedFindOptions {
 }
 
 /** Validates find()/findAll() options; a bare number is the cacheThreshold. Defaults per interface spec 4.3 and 4.4. */
-export function resolveFindOptions(input: unknown, kind: 'find' | 'findAll', client: Pick<ResolvedClientOptions, 'verify' | 'ai' | 'cacheKey'>): ResolvedFindOptions {
+export function resolveFindOptions(input: unknown, kind: 'find' | 'findAll', client: Pick<ResolvedClientOptions, 'verify' | 'ai' | 'cacheKey' | 'cache'>): ResolvedFindOptions {
   const raw = typeof input === 'number' ? { cacheThreshold: input } : input ?? {};
   assertPlainObject(`${kind} options`, raw);
   checkShape(kind === 'find' ? findShape : findAllShape, raw);
   const o = raw as FindOptions;
   return {
     cacheKey: o.cacheKey ?? client.cacheKey,
-    cacheThreshold: o.cacheThreshold ?? (kind === 'find' ? 0.05 : -1),
+    cacheThreshold: o.cacheThreshold ?? (kind === 'find' ? client.cache.thresholds.find.screen : -1),
     timeout: kind === 'find' ? o.timeout ?? 10_000 : 0,
     confidence: o.confidence,
     type: o.type ?? 'any',
@@ -207,7 +210,7 @@ export interface ResolvedClientOptions {
   ip?: string;
   sandboxAmi?: string;
   sandboxInstance?: string;
-  cache: { enabled: boolean; thresholds: { find: { screen: number; element: number }; assert: number } };
+  cache: { enabled: boolean; thresholds: { find: { screen: number; element: number }; assert: number }; maxEntries: number };
   cacheKey?: string;
   verify: boolean;
   dashcam: boolean;
@@ -261,6 +264,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
         find: { screen: cache.thresholds?.find?.screen ?? 0.05, element: cache.thresholds?.find?.element ?? 0.8 },
         assert: cache.thresholds?.assert ?? 0.05,
       },
+      maxEntries: cache.maxEntries ?? 5000,
     },
     cacheKey: o.cacheKey,
     verify: o.verify ?? false,

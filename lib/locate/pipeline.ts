@@ -2,6 +2,7 @@ import { Candidate, LocateEngine, LocateRefusal, Screen } from './engine';
 import { Box } from './geometry';
 import { parseQuery, Query, TypeHint, wrapDescription } from './query';
 import { sleep } from '../util/wait';
+import type { CacheLookup } from '../cache/element-cache';
 
 /**
  * The find pipeline, written once for every engine: polling within the
@@ -31,6 +32,8 @@ export interface FindOutcome {
   attempts: number;
   elapsedMs: number;
   screen: Screen | null;
+  /** The last cache lookup, when the cache was consulted. */
+  cache: CacheLookup | null;
 }
 
 export const RETRY_CEILING_MS = 5000;
@@ -45,6 +48,8 @@ export async function runFind(
   description: string,
   settings: FindSettings,
   log: (line: string) => void,
+  /** The element cache, consulted before the engine on every look. */
+  lookup?: (screen: Screen) => CacheLookup,
 ): Promise<FindOutcome> {
   const wrapped = wrapDescription(description, settings.type);
   const query = parseQuery(wrapped);
@@ -56,6 +61,9 @@ export async function runFind(
   let lastScreen: Screen | null = null;
   let lastAttemptAt = 0;
   let nextProgress = started + RETRY_CEILING_MS;
+  let cache: CacheLookup | null = null;
+  const done = (candidate: Candidate | null, screen: Screen | null): FindOutcome =>
+    ({ description: wrapped, query, candidate, best: candidate ?? best, rejection: candidate ? null : rejection, attempts, elapsedMs: Date.now() - started, screen, cache });
   for (;;) {
     const screen = await capture();
     const changed = !lastScreen || !screen.data.equals(lastScreen.data);
@@ -63,15 +71,20 @@ export async function runFind(
       attempts++;
       lastAttemptAt = Date.now();
       lastScreen = screen;
+      if (lookup) {
+        cache = lookup(screen);
+        if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
+      }
       try {
         const result = await attempt(engine, screen, query, settings);
-        if (result.candidate) return { description: wrapped, query, candidate: result.candidate, best: result.candidate, rejection: null, attempts, elapsedMs: Date.now() - started, screen };
+        if (result.candidate) return done(result.candidate, screen);
         rejection = result.rejection;
         if (result.best && (!best || result.best.confidence >= best.confidence)) best = result.best;
       } catch (error) {
         if (!(error instanceof LocateRefusal)) throw error;
         // The engine cannot answer this kind of description: waiting would not change that.
-        return { description: wrapped, query, candidate: null, best, rejection: error.message, attempts, elapsedMs: Date.now() - started, screen };
+        rejection = error.message;
+        return done(null, screen);
       }
     }
     const now = Date.now();
@@ -82,7 +95,7 @@ export async function runFind(
     }
     await sleep(Math.min(WATCH_INTERVAL_MS, deadline - now));
   }
-  return { description: wrapped, query, candidate: null, best, rejection, attempts, elapsedMs: Date.now() - started, screen: lastScreen };
+  return done(null, lastScreen);
 }
 
 async function attempt(engine: LocateEngine, screen: Screen, query: Query, settings: FindSettings): Promise<{ candidate: Candidate | null; best: Candidate | null; rejection: string }> {

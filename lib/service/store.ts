@@ -3,7 +3,8 @@ import path from 'path';
 import Database from 'better-sqlite3';
 
 /**
- * `.glance/glance.db`: teams, API keys (hashed) and service secrets. WAL mode
+ * `.glance/glance.db`: teams, API keys (hashed), service secrets and the element
+ * cache. WAL mode
  * so that parallel test workers can read and write at once.
  */
 export type Db = Database.Database;
@@ -19,6 +20,24 @@ const MIGRATIONS = [
      revoked_at TEXT
    );
    CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);`,
+  `CREATE TABLE cache_screens (hash TEXT PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL, format TEXT NOT NULL, data BLOB NOT NULL);
+   CREATE TABLE cache_entries (
+     id INTEGER PRIMARY KEY,
+     cache_key TEXT NOT NULL,
+     description TEXT NOT NULL,
+     os TEXT NOT NULL,
+     resolution TEXT NOT NULL,
+     x INTEGER NOT NULL, y INTEGER NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,
+     text TEXT, confidence REAL NOT NULL, engine TEXT NOT NULL, reason TEXT NOT NULL,
+     screen_hash TEXT NOT NULL REFERENCES cache_screens(hash),
+     crop BLOB NOT NULL,
+     crop_path TEXT,
+     created_at TEXT NOT NULL,
+     last_used_at INTEGER NOT NULL,
+     hits INTEGER NOT NULL DEFAULT 0,
+     UNIQUE (cache_key, description, os, resolution)
+   );
+   CREATE INDEX cache_entries_lru ON cache_entries (last_used_at);`,
 ];
 
 export function dbPath(stateDir: string): string {

@@ -66,7 +66,9 @@ export class Launcher {
   }
 
   private async launch(file: string, args: string[], label: string, timeoutMs: number, debugPipe: boolean): Promise<{ window: WindowInfo; child: ChildProcess }> {
-    const before = new Set((await this.driver.windows()).map((w) => w.id));
+    // Window ids are reused when a program is restarted, so a window is known by its id and its process.
+    const identity = (w: WindowInfo) => `${w.id}:${w.pid}`;
+    const before = new Set((await this.driver.windows()).map(identity));
     const logPath = path.join(this.workDir, `launch-${++this.launches}.log`);
     const log = fs.openSync(logPath, 'w');
     const stdio: StdioOptions = debugPipe ? ['ignore', log, log, 'pipe', 'pipe'] : ['ignore', log, log];
@@ -80,7 +82,7 @@ export class Launcher {
         const tail = fs.readFileSync(logPath, 'utf8').trim().split('\n').slice(-5).join('\n');
         throw new Error(`'${label}' exited with code ${exitCode} before opening a window.${tail ? `\n${tail}` : ''}`);
       }
-      return (await this.driver.windows()).find((w) => !before.has(w.id));
+      return (await this.driver.windows()).find((w) => !before.has(identity(w)));
     }, { timeoutMs, intervalMs: 40 });
     return { window, child };
   }

@@ -1,0 +1,112 @@
+import { Db } from '../service/store';
+
+/**
+ * Cache entries in `.glance/glance.db`. An entry is one located element,
+ * partitioned by cache key, description, OS and resolution; screens are
+ * stored once (deflated raw pixels) and shared by the entries found on them.
+ */
+export interface CacheRow {
+  id: number;
+  cache_key: string;
+  description: string;
+  os: string;
+  resolution: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  text: string | null;
+  confidence: number;
+  engine: string;
+  reason: string;
+  screen_hash: string;
+  crop: Buffer;
+  crop_path: string | null;
+  created_at: string;
+  last_used_at: number;
+  hits: number;
+}
+
+export interface ScreenRow {
+  hash: string;
+  width: number;
+  height: number;
+  format: string;
+  data: Buffer;
+}
+
+export type NewEntry = Omit<CacheRow, 'id' | 'last_used_at' | 'hits' | 'crop_path'>;
+
+export class CacheStore {
+  constructor(private readonly db: Db) {}
+
+  find(key: string, description: string, os: string, resolution: string): CacheRow | null {
+    return (this.db.prepare('SELECT * FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?')
+      .get(key, description, os, resolution) as CacheRow | undefined) ?? null;
+  }
+
+  get(id: number): CacheRow | null {
+    return (this.db.prepare('SELECT * FROM cache_entries WHERE id = ?').get(id) as CacheRow | undefined) ?? null;
+  }
+
+  screen(hash: string): ScreenRow | null {
+    return (this.db.prepare('SELECT * FROM cache_screens WHERE hash = ?').get(hash) as ScreenRow | undefined) ?? null;
+  }
+
+  touch(id: number): void {
+    this.db.prepare('UPDATE cache_entries SET last_used_at = ?, hits = hits + 1 WHERE id = ?').run(Date.now(), id);
+  }
+
+  remove(id: number): void {
+    this.db.prepare('DELETE FROM cache_entries WHERE id = ?').run(id);
+  }
+
+  /** Writes entries (and their screens) in one transaction; an entry replaces the one in its partition. */
+  commit(entries: { entry: NewEntry; screen: ScreenRow; cropPath: (id: number) => string }[], maxEntries: number): number[] {
+    return this.db.transaction(() => {
+      const ids: number[] = [];
+      const saveScreen = this.db.prepare('INSERT OR IGNORE INTO cache_screens (hash, width, height, format, data) VALUES (@hash, @width, @height, @format, @data)');
+      const save = this.db.prepare(`INSERT INTO cache_entries
+        (cache_key, description, os, resolution, x, y, width, height, text, confidence, engine, reason, screen_hash, crop, created_at, last_used_at, hits)
+        VALUES (@cache_key, @description, @os, @resolution, @x, @y, @width, @height, @text, @confidence, @engine, @reason, @screen_hash, @crop, @created_at, @now, 0)
+        ON CONFLICT (cache_key, description, os, resolution) DO UPDATE SET
+          x = excluded.x, y = excluded.y, width = excluded.width, height = excluded.height, text = excluded.text,
+          confidence = excluded.confidence, engine = excluded.engine, reason = excluded.reason, screen_hash = excluded.screen_hash,
+          crop = excluded.crop, created_at = excluded.created_at, last_used_at = excluded.last_used_at
+        RETURNING id`);
+      const setPath = this.db.prepare('UPDATE cache_entries SET crop_path = ? WHERE id = ?');
+      for (const { entry, screen, cropPath } of entries) {
+        saveScreen.run(screen);
+        const { id } = save.get({ ...entry, now: Date.now() }) as { id: number };
+        setPath.run(cropPath(id), id);
+        ids.push(id);
+      }
+      this.evict(maxEntries);
+      return ids;
+    }).immediate();
+  }
+
+  /** Keeps the `maxEntries` most recently used entries, and only the screens they use. */
+  evict(maxEntries: number): string[] {
+    const gone = this.db.prepare('SELECT crop_path FROM cache_entries ORDER BY last_used_at DESC LIMIT -1 OFFSET ?').all(maxEntries) as { crop_path: string | null }[];
+    this.db.prepare('DELETE FROM cache_entries WHERE id IN (SELECT id FROM cache_entries ORDER BY last_used_at DESC LIMIT -1 OFFSET ?)').run(maxEntries);
+    this.db.prepare('DELETE FROM cache_screens WHERE hash NOT IN (SELECT screen_hash FROM cache_entries)').run();
+    return gone.map((g) => g.crop_path).filter((p): p is string => !!p);
+  }
+
+  list(key?: string): Omit<CacheRow, 'crop'>[] {
+    const columns = 'id, cache_key, description, os, resolution, x, y, width, height, text, confidence, engine, reason, screen_hash, crop_path, created_at, last_used_at, hits';
+    return (key
+      ? this.db.prepare(`SELECT ${columns} FROM cache_entries WHERE cache_key = ? ORDER BY last_used_at DESC`).all(key)
+      : this.db.prepare(`SELECT ${columns} FROM cache_entries ORDER BY last_used_at DESC`).all()) as Omit<CacheRow, 'crop'>[];
+  }
+
+  clear(key?: string): { removed: number; cropPaths: string[] } {
+    return this.db.transaction(() => {
+      const rows = (key ? this.db.prepare('SELECT crop_path FROM cache_entries WHERE cache_key = ?').all(key) : this.db.prepare('SELECT crop_path FROM cache_entries').all()) as { crop_path: string | null }[];
+      const removed = key ? this.db.prepare('DELETE FROM cache_entries WHERE cache_key = ?').run(key).changes : this.db.prepare('DELETE FROM cache_entries').run().changes;
+      this.db.prepare('DELETE FROM cache_screens WHERE hash NOT IN (SELECT screen_hash FROM cache_entries)').run();
+      return { removed, cropPaths: rows.map((r) => r.crop_path).filter((p): p is string => !!p) };
+    }).immediate();
+  }
+}

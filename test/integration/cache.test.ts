@@ -1,0 +1,126 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'fs';
+import path from 'path';
+import { execFile, execFileSync } from 'child_process';
+import { promisify } from 'util';
+import { fixtureServer, newClient, REPO_ROOT, testState } from '../helpers/glance';
+
+// The element cache with a real sandbox, real OCR and a real SQLite file.
+let server: Awaited<ReturnType<typeof fixtureServer>>;
+const state = testState();
+const KEY = { cacheKey: 'cache-suite' };
+
+before(async () => {
+  server = await fixtureServer();
+});
+
+after(async () => {
+  await server?.close();
+});
+
+test('a hit on an unchanged screen after a passing session; -1 bypasses it', async () => {
+  const first = newClient(state, KEY);
+  await first.auth();
+  await first.connect({ keepAlive: 0 });
+  await first.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
+  const miss = await first.find('Publish button');
+  assert.equal(miss.cache.hit, false);
+  assert.equal(miss.cache.strategy, 'miss');
+  assert.equal(await first.commitCache(), 1);
+
+  const hit = await first.find('Publish button');
+  assert.equal(hit.cache.hit, true);
+  assert.equal(hit.cache.strategy, 'pixel-diff');
+  assert.deepEqual(hit.boundingBox, miss.boundingBox);
+  const json = JSON.parse(JSON.stringify(hit));
+  assert.equal(json.cache.hit, true);
+  assert.equal(json.cache.diffPercent, 0);
+  assert.equal(json.similarity, 1);
+  assert.match(json.cache.imageUrl, /^file:\/\/.*\.png$/);
+
+  const bypass = await first.find('Publish button', -1);
+  assert.equal(bypass.cache.hit, false);
+  assert.equal(bypass.toJSON().threshold, -1);
+  assert.equal((await first.find('Publish button', { cacheThreshold: -1 })).cache.hit, false);
+  assert.equal((await first.find('Publish button', 0.01)).cache.hit, true, 'the number form is cacheThreshold');
+  await first.disconnect();
+});
+
+test('a screen changed beyond the threshold misses; a moved element still hits where it is now', async () => {
+  const client = newClient(state, KEY);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url: `${server.url}/app/cache-lab.html?banner=1` });
+  const changed = await client.find('Publish button');
+  assert.equal(changed.cache.hit, false);
+  assert.ok(changed.cache.diffPercent! > 5, `diff ${changed.cache.diffPercent}%`);
+  client.discardCache();
+
+  await client.provision.chrome({ url: `${server.url}/app/cache-lab.html?shift=120` });
+  const moved = await client.find('Publish button');
+  assert.equal(moved.cache.hit, true);
+  assert.equal(moved.cache.strategy, 'template-match');
+  await moved.click();
+  assert.equal((await client.find('Published', { timeout: 5000, cacheThreshold: -1 })).found(), true, 'the click landed on the moved button');
+  await client.disconnect();
+});
+
+test('a failed session writes nothing; a passing one commits on disconnect', async () => {
+  const failing = newClient(state, { cacheKey: 'failing' });
+  await failing.auth();
+  await failing.connect({ keepAlive: 0 });
+  await failing.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
+  assert.equal((await failing.find('Drafts')).found(), true);
+  failing.markFailed('assertion failed');
+  await failing.disconnect();
+  const after = newClient(state, { cacheKey: 'failing' });
+  await after.auth();
+  await after.connect({ keepAlive: 0 });
+  await after.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
+  assert.equal((await after.find('Drafts')).cache.hit, false, 'nothing was written by the failed session');
+  await after.disconnect(); // passes: commits
+  const third = newClient(state, { cacheKey: 'failing' });
+  await third.auth();
+  await third.connect({ keepAlive: 0 });
+  await third.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
+  assert.equal((await third.find('Drafts')).cache.hit, true, 'the passing session committed on disconnect');
+  await third.disconnect();
+});
+
+test('the automatic key follows the test file: a rerun hits, an edited file misses', async () => {
+  const script = path.join(state.stateDir, 'publish-check.js');
+  const source = `require(${JSON.stringify(path.join(REPO_ROOT, 'lib/runtime/register.js'))});
+const { Client } = require(${JSON.stringify(path.join(REPO_ROOT, 'lib/sdk.ts'))});
+(async () => {
+  const client = new Client(${JSON.stringify(state.apiKey)}, { stateDir: ${JSON.stringify(state.stateDir)}, preview: 'none', logging: false });
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url: ${JSON.stringify(`${server.url}/app/cache-lab.html`)} });
+  const element = await client.find('Publish button');
+  console.log(JSON.stringify({ found: element.found(), hit: element.cache.hit }));
+  await client.disconnect();
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+  fs.writeFileSync(script, source);
+  // Asynchronous on purpose: this process serves the page the script opens.
+  const run = async () => JSON.parse((await promisify(execFile)(process.execPath, [script], { encoding: 'utf8' })).stdout.trim().split('\n').pop()!);
+  assert.deepEqual(await run(), { found: true, hit: false });
+  assert.deepEqual(await run(), { found: true, hit: true });
+  fs.writeFileSync(script, `${source}// edited\n`);
+  assert.deepEqual(await run(), { found: true, hit: false }, 'editing the file changed its key');
+});
+
+test('glance cache list, show and clear', async () => {
+  const cli = (...args: string[]) => execFileSync(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), 'cache', ...args], {
+    encoding: 'utf8', env: { ...process.env, GLANCE_STATE_DIR: state.stateDir },
+  });
+  const listed = cli('list', '--key', 'cache-suite');
+  const id = /^\s*(\d+)\s+cache-suite/m.exec(listed)?.[1];
+  assert.ok(id, listed);
+  const shown = cli('show', id!);
+  const images = /images: (\S+) and (\S+)/.exec(shown)!;
+  assert.ok(fs.existsSync(images[1]) && fs.existsSync(images[2]));
+  assert.match(cli('clear', '--key', 'cache-suite'), /Removed 1 cache entry for key cache-suite/);
+  assert.match(cli('list', '--key', 'cache-suite'), /No cache entries/);
+});

@@ -1,0 +1,147 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'fs';
+import path from 'path';
+import { spawn } from 'child_process';
+import { ElementCache } from '../../lib/cache/element-cache';
+import { openDb } from '../../lib/service/store';
+import { fileCacheKey } from '../../lib/cache/cache-key';
+import { Candidate } from '../../lib/locate/engine';
+import { REPO_ROOT, testState } from '../helpers/glance';
+import { syntheticScreen } from '../helpers/screens';
+
+const partition = { key: 'k', description: "the 'Save' button", os: 'linux', resolution: '320x200' };
+const found: Candidate = { box: { x: 40, y: 60, width: 90, height: 30 }, text: 'Save', confidence: 0.97, engine: 'ocr', reason: 'the control around Save' };
+const thresholds = { screen: 0.05, element: 0.8 };
+
+async function cacheWithEntry(maxEntries?: number): Promise<{ cache: ElementCache; stateDir: string }> {
+  const { stateDir } = testState();
+  const cache = new ElementCache(stateDir, maxEntries);
+  cache.record(partition, syntheticScreen(), found);
+  assert.equal(await cache.commit(), 1);
+  return { cache, stateDir };
+}
+
+test('a hit on an unchanged screen reuses the box, by pixel diff', async () => {
+  const { cache, stateDir } = await cacheWithEntry();
+  const result = cache.lookup(partition, syntheticScreen(), thresholds);
+  assert.deepEqual(result.candidate!.box, found.box);
+  assert.equal(result.info.hit, true);
+  assert.equal(result.info.strategy, 'pixel-diff');
+  assert.equal(result.info.diffPercent, 0);
+  assert.equal(result.similarity, 1);
+  assert.ok(result.info.imageUrl!.startsWith('file://'));
+  assert.ok(fs.existsSync(new URL(result.info.imageUrl!)));
+  assert.ok(!Number.isNaN(Date.parse(result.info.createdAt)));
+  assert.ok(fs.readdirSync(path.join(stateDir, 'cache')).includes('1.png'));
+});
+
+test('entries are only written on commit, and discard drops them', async () => {
+  const { stateDir } = testState();
+  const cache = new ElementCache(stateDir);
+  cache.record(partition, syntheticScreen(), found);
+  assert.equal(cache.lookup(partition, syntheticScreen(), thresholds).info.hit, false, 'pending entries are not used');
+  assert.equal(cache.discard(), 1);
+  assert.equal(await cache.commit(), 0);
+  assert.equal(cache.lookup(partition, syntheticScreen(), thresholds).info.hit, false);
+});
+
+test('a miss when the screen changed beyond the threshold, with the measured difference', async () => {
+  const { cache } = await cacheWithEntry();
+  const changed = syntheticScreen({ changedPixels: 320 * 200 * 0.08 });
+  const result = cache.lookup(partition, changed, thresholds);
+  assert.equal(result.info.hit, false);
+  assert.equal(result.info.strategy, 'miss');
+  assert.equal(result.info.diffPercent, 8);
+  assert.equal(cache.lookup(partition, syntheticScreen(), thresholds).info.hit, true, 'the entry is kept: only the screen differed');
+});
+
+test('the screen threshold is honoured at its boundary', async () => {
+  const { cache } = await cacheWithEntry();
+  const changed = syntheticScreen({ changedPixels: 640 }); // exactly 1% of 64000 pixels
+  assert.equal(cache.lookup(partition, changed, { ...thresholds, screen: 0.01 }).info.hit, true, 'a difference equal to the threshold hits');
+  assert.equal(cache.lookup(partition, changed, { ...thresholds, screen: 0.0099 }).info.hit, false, 'just below it misses');
+});
+
+test('the element threshold is honoured at its boundary', async () => {
+  const { cache } = await cacheWithEntry();
+  const shifted = syntheticScreen({ buttonX: 43, noise: 6 }); // moved a little, and rendered a little differently
+  const near = cache.lookup(partition, shifted, { screen: 0.05, element: 0.8 });
+  assert.equal(near.info.hit, true);
+  const exact = near.similarity!;
+  assert.ok(exact > 0.8 && exact < 1, `similarity ${exact}`);
+  const { cache: again } = await cacheWithEntry();
+  assert.equal(again.lookup(partition, shifted, { screen: 0.05, element: exact }).info.hit, true, 'a similarity equal to the threshold hits');
+  assert.equal(again.lookup(partition, shifted, { screen: 0.05, element: Math.min(1, exact + 0.0011) }).info.hit, false, 'above it misses');
+});
+
+test('a hit after the element moved: near first, then over the whole screen', async () => {
+  const { cache } = await cacheWithEntry();
+  const near = cache.lookup(partition, syntheticScreen({ buttonX: 44, buttonY: 63 }), thresholds);
+  assert.equal(near.info.strategy, 'template-match');
+  assert.deepEqual(near.candidate!.box, { x: 44, y: 63, width: 90, height: 30 });
+  const far = cache.lookup(partition, syntheticScreen({ buttonX: 190, buttonY: 20 }), { screen: 0.2, element: 0.8 });
+  assert.equal(far.info.hit, true);
+  assert.equal(far.info.strategy, 'template-match');
+  assert.deepEqual(far.candidate!.box, { x: 190, y: 20, width: 90, height: 30 });
+});
+
+test('an entry whose element is gone is evicted', async () => {
+  const { cache, stateDir } = await cacheWithEntry();
+  const gone = syntheticScreen();
+  gone.data.fill(245, (60 * 320) * 4, (95 * 320) * 4); // the button's rows are blank now
+  const result = cache.lookup(partition, gone, { screen: 0.5, element: 0.8 });
+  assert.equal(result.info.hit, false);
+  assert.equal(cache.lookup(partition, syntheticScreen(), thresholds).info.hit, false, 'evicted: a later lookup finds no entry');
+  assert.deepEqual(fs.readdirSync(path.join(stateDir, 'cache')), [], 'its crop file is gone too');
+});
+
+test('entries are partitioned by key, description, OS and resolution', async () => {
+  const { cache } = await cacheWithEntry();
+  for (const other of [{ key: 'edited' }, { description: 'Save' }, { os: 'windows' }, { resolution: '1024x768' }]) {
+    assert.equal(cache.lookup({ ...partition, ...other }, syntheticScreen(), thresholds).info.hit, false, JSON.stringify(other));
+  }
+});
+
+test('the automatic key is the SHA-256 of the test file, and changes when it is edited', () => {
+  const file = path.join(testState().stateDir, 'login.feature');
+  fs.writeFileSync(file, 'Feature: Log in\n');
+  const before = fileCacheKey(file);
+  assert.match(before, /^[0-9a-f]{64}$/);
+  fs.writeFileSync(file, 'Feature: Log in\n  # edited\n');
+  fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+  assert.notEqual(fileCacheKey(file), before);
+});
+
+test('the store is bounded: the least recently used entries go first', async () => {
+  const { stateDir } = testState();
+  const cache = new ElementCache(stateDir, 3);
+  for (let i = 0; i < 5; i++) {
+    cache.record({ ...partition, description: `d${i}` }, syntheticScreen(), found);
+    await cache.commit();
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const db = openDb(stateDir);
+  const left = db.prepare('SELECT description FROM cache_entries ORDER BY description').all().map((r: any) => r.description);
+  db.close();
+  assert.deepEqual(left, ['d2', 'd3', 'd4']);
+  assert.equal(fs.readdirSync(path.join(stateDir, 'cache')).length, 3);
+});
+
+test('concurrent writers neither corrupt the store nor lose entries', async () => {
+  const { stateDir } = testState();
+  const writers = 4;
+  const each = 25;
+  await Promise.all(Array.from({ length: writers }, (_, w) => new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', path.join(REPO_ROOT, 'lib/runtime/register.js'), path.join(REPO_ROOT, 'test/helpers/cache-writer.ts'), stateDir, String(w), String(each)], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${w} exited with ${code}`))));
+  })));
+  const db = openDb(stateDir);
+  const count = (db.prepare('SELECT COUNT(*) AS n FROM cache_entries').get() as { n: number }).n;
+  const integrity = db.pragma('integrity_check', { simple: true });
+  const perWriter = db.prepare('SELECT cache_key, COUNT(*) AS n FROM cache_entries GROUP BY cache_key').all();
+  db.close();
+  assert.equal(integrity, 'ok');
+  assert.equal(count, writers * each);
+  assert.deepEqual(perWriter, Array.from({ length: writers }, (_, w) => ({ cache_key: `writer-${w}`, n: each })));
+});
