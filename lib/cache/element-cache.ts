@@ -45,7 +45,14 @@ export const DEFAULT_MAX_ENTRIES = 5000;
 interface Pending {
   partition: Partition;
   screen: Screen;
-  candidate: Candidate;
+  candidates: Candidate[];
+}
+
+export interface GroupLookup {
+  candidates: Candidate[] | null;
+  info: CacheInfo;
+  /** The lowest crop similarity of the group. */
+  similarity: number | null;
 }
 
 export class ElementCache {
@@ -64,13 +71,23 @@ export class ElementCache {
     return path.join(this.stateDir, 'cache');
   }
 
+  /** The cached element for a find, when the screen and its crop still match. */
   lookup(partition: Partition, screen: Screen, thresholds: CacheThresholds): CacheLookup {
-    const miss = (diffPercent: number | null, similarity: number | null = null): CacheLookup => ({
-      candidate: null, similarity, info: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent, imageUrl: null },
+    const group = this.lookupAll(partition, screen, thresholds);
+    return { candidate: group.candidates?.[0] ?? null, info: group.info, similarity: group.similarity };
+  }
+
+  /**
+   * The cached elements of a partition (one for find, all of a findAll): a
+   * hit needs the screen within the threshold and every crop found again.
+   */
+  lookupAll(partition: Partition, screen: Screen, thresholds: CacheThresholds): GroupLookup {
+    const miss = (diffPercent: number | null, similarity: number | null = null): GroupLookup => ({
+      candidates: null, similarity, info: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent, imageUrl: null },
     });
-    const row = this.db().find(partition.key, partition.description, partition.os, partition.resolution);
-    if (!row) return miss(null);
-    const stored = this.storedScreen(row.screen_hash);
+    const rows = this.db().group(partition.key, partition.description, partition.os, partition.resolution);
+    if (!rows.length) return miss(null);
+    const stored = this.storedScreen(rows[0].screen_hash);
     if (!stored || stored.width !== screen.width || stored.height !== screen.height) return miss(null);
     opaque(screen.data);
     const differing = pixelmatch(screen.data, stored.data, null, screen.width, screen.height, { threshold: 0.1, includeAA: true });
@@ -78,38 +95,50 @@ export class ElementCache {
     const diffPercent = Math.round(diff * 10000) / 100;
     if (diff > thresholds.screen) return miss(diffPercent);
 
-    const template = greyOf(row.crop, row.width, row.height, stored.format as Screen['format']);
-    const window = { x: Math.max(0, row.x - NEAR_RADIUS), y: Math.max(0, row.y - NEAR_RADIUS), width: 0, height: 0 };
-    window.width = Math.min(screen.width, row.x + row.width + NEAR_RADIUS) - window.x;
-    window.height = Math.min(screen.height, row.y + row.height + NEAR_RADIUS) - window.y;
-    const near = searchNear(greyOf(screen.data, screen.width, screen.height, screen.format, window), template, row.x - window.x, row.y - window.y, NEAR_RADIUS);
-    let hit = { x: near.x + window.x, y: near.y + window.y, score: near.score };
-    let strategy: CacheInfo['strategy'] = hit.x === row.x && hit.y === row.y ? 'pixel-diff' : 'template-match';
-    if (hit.score < thresholds.element) {
-      // Moved further: look over the whole screen.
-      hit = searchScreen(greyOf(screen.data, screen.width, screen.height, screen.format), template);
-      strategy = 'template-match';
+    let fullGrey: Grey | null = null;
+    const hits = [];
+    for (const row of rows) {
+      const template = greyOf(row.crop, row.width, row.height, stored.format as Screen['format']);
+      const window = { x: Math.max(0, row.x - NEAR_RADIUS), y: Math.max(0, row.y - NEAR_RADIUS), width: 0, height: 0 };
+      window.width = Math.min(screen.width, row.x + row.width + NEAR_RADIUS) - window.x;
+      window.height = Math.min(screen.height, row.y + row.height + NEAR_RADIUS) - window.y;
+      const near = searchNear(greyOf(screen.data, screen.width, screen.height, screen.format, window), template, row.x - window.x, row.y - window.y, NEAR_RADIUS);
+      let hit = { x: near.x + window.x, y: near.y + window.y, score: near.score };
+      let strategy: CacheInfo['strategy'] = hit.x === row.x && hit.y === row.y ? 'pixel-diff' : 'template-match';
+      if (hit.score < thresholds.element) {
+        // Moved further: look over the whole screen.
+        fullGrey ??= greyOf(screen.data, screen.width, screen.height, screen.format);
+        hit = searchScreen(fullGrey, template);
+        strategy = 'template-match';
+      }
+      if (hit.score < thresholds.element) {
+        // The element is no longer where it was, nor anywhere: the entry is wrong now.
+        this.evict(rows);
+        return miss(diffPercent, round(hit.score));
+      }
+      hits.push({ row, hit, strategy });
     }
-    if (hit.score < thresholds.element) {
-      this.evict(row);
-      return miss(diffPercent, round(hit.score));
-    }
-    this.db().touch(row.id);
-    const box: Box = { x: hit.x, y: hit.y, width: row.width, height: row.height };
+    this.db().touch(rows.map((r) => r.id));
+    const worst = Math.min(...hits.map((h) => h.hit.score));
+    const strategy = hits.some((h) => h.strategy === 'template-match') ? 'template-match' : 'pixel-diff';
+    const first = rows[0];
     return {
-      similarity: round(hit.score),
-      info: { hit: true, strategy, createdAt: row.created_at, diffPercent, imageUrl: row.crop_path ? pathToFileURL(row.crop_path).href : null },
-      candidate: {
-        box, text: row.text ?? undefined, confidence: row.confidence, engine: row.engine, evidence: box,
-        reason: `cached (${strategy}, screen ${diffPercent}% different, crop similarity ${round(hit.score)}): ${row.reason}`,
-      },
+      similarity: round(worst),
+      info: { hit: true, strategy, createdAt: first.created_at, diffPercent, imageUrl: first.crop_path ? pathToFileURL(first.crop_path).href : null },
+      candidates: hits.map(({ row, hit, strategy: how }) => {
+        const box: Box = { x: hit.x, y: hit.y, width: row.width, height: row.height };
+        return {
+          box, text: row.text ?? undefined, confidence: row.confidence, engine: row.engine, evidence: box,
+          reason: `cached (${how}, screen ${diffPercent}% different, crop similarity ${round(hit.score)}): ${row.reason}`,
+        };
+      }),
     };
   }
 
-  /** Notes a located element; it is written by commit(), when the test has passed. */
-  record(partition: Partition, screen: Screen, candidate: Candidate): void {
+  /** Notes a located element (or a findAll's elements); written by commit(), when the test has passed. */
+  record(partition: Partition, screen: Screen, candidates: Candidate[]): void {
     this.pending = this.pending.filter((p) => !samePartition(p.partition, partition));
-    this.pending.push({ partition, screen, candidate });
+    if (candidates.length) this.pending.push({ partition, screen, candidates });
   }
 
   pendingCount(): number {
@@ -122,7 +151,7 @@ export class ElementCache {
     return count;
   }
 
-  /** Writes the pending entries in one transaction; returns how many. */
+  /** Writes the pending entries in one transaction; returns how many elements. */
   async commit(): Promise<number> {
     const pending = this.pending;
     this.pending = [];
@@ -136,32 +165,24 @@ export class ElementCache {
       screens.set(screen.data, { hash, width: screen.width, height: screen.height, format: screen.format, data });
     }
     fs.mkdirSync(this.cropDir(), { recursive: true });
-    const rows = pending.map(({ partition, screen, candidate }) => {
-      const box = clampBox(candidate.box, screen);
-      const entry: NewEntry = {
-        cache_key: partition.key, description: partition.description, os: partition.os, resolution: partition.resolution,
-        ...box, text: candidate.text ?? null, confidence: candidate.confidence, engine: candidate.engine, reason: candidate.reason,
-        screen_hash: screens.get(screen.data)!.hash, crop: cropPixels(screen, box), created_at: new Date().toISOString(),
-      };
-      return { entry, screen: screens.get(screen.data)!, cropPath: (id: number) => path.join(this.cropDir(), `${id}.png`), source: screen, box };
+    const groups = pending.map(({ partition, screen, candidates }) => {
+      const boxes = candidates.map((c) => clampBox(c.box, screen));
+      const rows: NewEntry[] = candidates.map((candidate, item) => ({
+        cache_key: partition.key, description: partition.description, os: partition.os, resolution: partition.resolution, item,
+        ...boxes[item], text: candidate.text ?? null, confidence: candidate.confidence, engine: candidate.engine, reason: candidate.reason,
+        screen_hash: screens.get(screen.data)!.hash, crop: cropPixels(screen, boxes[item]), created_at: new Date().toISOString(),
+      }));
+      return { rows, screen: screens.get(screen.data)!, cropPath: (id: number) => path.join(this.cropDir(), `${id}.png`), source: screen, boxes };
     });
-    const ids = this.db().commit(rows, this.maxEntries);
-    rows.forEach((row, i) => fs.writeFileSync(row.cropPath(ids[i]), cropPng(row.source, row.box)));
-    this.removeOrphanCrops();
-    return ids.length;
+    const { ids, unused } = this.db().commit(groups, this.maxEntries);
+    for (const file of unused) fs.rmSync(file, { force: true });
+    groups.forEach((group, g) => ids[g].forEach((id, item) => fs.writeFileSync(group.cropPath(id), cropPng(group.source, group.boxes[item]))));
+    return ids.reduce((sum, list) => sum + list.length, 0);
   }
 
-  private evict(row: CacheRow): void {
-    this.db().remove(row.id);
-    if (row.crop_path) fs.rmSync(row.crop_path, { force: true });
-  }
-
-  private removeOrphanCrops(): void {
-    const kept = new Set(this.db().list().map((r) => r.crop_path));
-    for (const file of fs.readdirSync(this.cropDir())) {
-      const full = path.join(this.cropDir(), file);
-      if (!kept.has(full)) fs.rmSync(full, { force: true });
-    }
+  private evict(rows: CacheRow[]): void {
+    this.db().remove(rows.map((r) => r.id));
+    for (const row of rows) if (row.crop_path) fs.rmSync(row.crop_path, { force: true });
   }
 
   private storedScreen(hash: string): { width: number; height: number; format: string; data: Buffer } | null {

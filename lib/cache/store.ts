@@ -11,6 +11,8 @@ export interface CacheRow {
   description: string;
   os: string;
   resolution: string;
+  /** Position in a findAll group; 0 for find. */
+  item: number;
   x: number;
   y: number;
   width: number;
@@ -40,9 +42,10 @@ export type NewEntry = Omit<CacheRow, 'id' | 'last_used_at' | 'hits' | 'crop_pat
 export class CacheStore {
   constructor(private readonly db: Db) {}
 
-  find(key: string, description: string, os: string, resolution: string): CacheRow | null {
-    return (this.db.prepare('SELECT * FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?')
-      .get(key, description, os, resolution) as CacheRow | undefined) ?? null;
+  /** The rows of one partition, in item order (one row for find, one per element for findAll). */
+  group(key: string, description: string, os: string, resolution: string): CacheRow[] {
+    return this.db.prepare('SELECT * FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ? ORDER BY item')
+      .all(key, description, os, resolution) as CacheRow[];
   }
 
   get(id: number): CacheRow | null {
@@ -53,36 +56,45 @@ export class CacheStore {
     return (this.db.prepare('SELECT * FROM cache_screens WHERE hash = ?').get(hash) as ScreenRow | undefined) ?? null;
   }
 
-  touch(id: number): void {
-    this.db.prepare('UPDATE cache_entries SET last_used_at = ?, hits = hits + 1 WHERE id = ?').run(Date.now(), id);
+  touch(ids: number[]): void {
+    const touch = this.db.prepare('UPDATE cache_entries SET last_used_at = ?, hits = hits + 1 WHERE id = ?');
+    for (const id of ids) touch.run(Date.now(), id);
   }
 
-  remove(id: number): void {
-    this.db.prepare('DELETE FROM cache_entries WHERE id = ?').run(id);
+  remove(ids: number[]): void {
+    const remove = this.db.prepare('DELETE FROM cache_entries WHERE id = ?');
+    for (const id of ids) remove.run(id);
   }
 
-  /** Writes entries (and their screens) in one transaction; an entry replaces the one in its partition. */
-  commit(entries: { entry: NewEntry; screen: ScreenRow; cropPath: (id: number) => string }[], maxEntries: number): number[] {
+  /**
+   * Writes groups of entries (and their screens) in one transaction. A group
+   * replaces whatever its partition held; returns the crop files no longer used.
+   */
+  commit(groups: { rows: NewEntry[]; screen: ScreenRow; cropPath: (id: number) => string }[], maxEntries: number): { ids: number[][]; unused: string[] } {
     return this.db.transaction(() => {
-      const ids: number[] = [];
+      const unused: string[] = [];
       const saveScreen = this.db.prepare('INSERT OR IGNORE INTO cache_screens (hash, width, height, format, data) VALUES (@hash, @width, @height, @format, @data)');
+      const old = this.db.prepare('SELECT crop_path FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?');
+      const clear = this.db.prepare('DELETE FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?');
       const save = this.db.prepare(`INSERT INTO cache_entries
-        (cache_key, description, os, resolution, x, y, width, height, text, confidence, engine, reason, screen_hash, crop, created_at, last_used_at, hits)
-        VALUES (@cache_key, @description, @os, @resolution, @x, @y, @width, @height, @text, @confidence, @engine, @reason, @screen_hash, @crop, @created_at, @now, 0)
-        ON CONFLICT (cache_key, description, os, resolution) DO UPDATE SET
-          x = excluded.x, y = excluded.y, width = excluded.width, height = excluded.height, text = excluded.text,
-          confidence = excluded.confidence, engine = excluded.engine, reason = excluded.reason, screen_hash = excluded.screen_hash,
-          crop = excluded.crop, created_at = excluded.created_at, last_used_at = excluded.last_used_at
+        (cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, screen_hash, crop, created_at, last_used_at, hits)
+        VALUES (@cache_key, @description, @os, @resolution, @item, @x, @y, @width, @height, @text, @confidence, @engine, @reason, @screen_hash, @crop, @created_at, @now, 0)
         RETURNING id`);
       const setPath = this.db.prepare('UPDATE cache_entries SET crop_path = ? WHERE id = ?');
-      for (const { entry, screen, cropPath } of entries) {
+      const ids = groups.map(({ rows, screen, cropPath }) => {
+        const [first] = rows;
+        const partition = [first.cache_key, first.description, first.os, first.resolution];
+        unused.push(...(old.all(...partition) as { crop_path: string | null }[]).map((r) => r.crop_path).filter((p): p is string => !!p));
+        clear.run(...partition);
         saveScreen.run(screen);
-        const { id } = save.get({ ...entry, now: Date.now() }) as { id: number };
-        setPath.run(cropPath(id), id);
-        ids.push(id);
-      }
-      this.evict(maxEntries);
-      return ids;
+        return rows.map((row) => {
+          const { id } = save.get({ ...row, now: Date.now() }) as { id: number };
+          setPath.run(cropPath(id), id);
+          return id;
+        });
+      });
+      unused.push(...this.evict(maxEntries));
+      return { ids, unused };
     }).immediate();
   }
 
@@ -95,7 +107,7 @@ export class CacheStore {
   }
 
   list(key?: string): Omit<CacheRow, 'crop'>[] {
-    const columns = 'id, cache_key, description, os, resolution, x, y, width, height, text, confidence, engine, reason, screen_hash, crop_path, created_at, last_used_at, hits';
+    const columns = 'id, cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, screen_hash, crop_path, created_at, last_used_at, hits';
     return (key
       ? this.db.prepare(`SELECT ${columns} FROM cache_entries WHERE cache_key = ? ORDER BY last_used_at DESC`).all(key)
       : this.db.prepare(`SELECT ${columns} FROM cache_entries ORDER BY last_used_at DESC`).all()) as Omit<CacheRow, 'crop'>[];

@@ -443,7 +443,7 @@ export class Client {
       const thresholds = { screen: settings.cacheThreshold, element: this.options.cache.thresholds.find.element };
       const lookup = partition ? (screen: Screen) => this.elementCache.lookup(partition, screen, thresholds) : undefined;
       const outcome = await runFind(this.locateEngine(), () => this.captureScreen(), description, settings, (line) => this.log(line), lookup);
-      if (partition && outcome.candidate && outcome.screen && !outcome.cache?.candidate) this.elementCache.record(partition, outcome.screen, outcome.candidate);
+      if (partition && outcome.candidate && outcome.screen && !outcome.cache?.candidate) this.elementCache.record(partition, outcome.screen, [outcome.candidate]);
       return this.toElement(outcome, settings, site, description, options);
     }, description);
     const act = (run: (e: Element) => Promise<void>) => element.then(run);
@@ -456,21 +456,34 @@ export class Client {
     });
   }
 
-  /** Every element matching the description, top-to-bottom and left-to-right; [] when none. No polling. */
+  /**
+   * Every element matching the description, top-to-bottom and left-to-right;
+   * [] when none. No polling. The cache is off unless cacheThreshold is set.
+   */
   findAll(description: string, options?: FindAllOptions | number): Promise<Element[]> {
+    const site = callSite();
     return this.command('findAll', [description, options ?? {}], async () => {
       const settings = this.findSettings(description, options, 'findAll');
       const screen = await this.captureScreen();
-      const query = parseQuery(wrapDescription(description, settings.type));
-      const candidates = await this.locateEngine().locate(screen, query, { all: true }).catch((error) => {
-        if (error instanceof LocateRefusal) {
-          this.log(error.message);
-          return [];
-        }
-        throw error;
-      });
+      const partition = this.cachePartition(`findAll: ${description}`, settings, site);
+      const cached = partition
+        ? this.elementCache.lookupAll(partition, screen, { screen: settings.cacheThreshold, element: this.options.cache.thresholds.find.element })
+        : null;
+      let candidates = cached?.candidates ?? null;
+      if (!candidates) {
+        const query = parseQuery(wrapDescription(description, settings.type));
+        candidates = await this.locateEngine().locate(screen, query, { all: true }).catch((error) => {
+          if (error instanceof LocateRefusal) {
+            this.log(error.message);
+            return [];
+          }
+          throw error;
+        });
+        if (partition) this.elementCache.record(partition, screen, candidates);
+      }
+      const base = this.elementBase(description, settings, options);
       return candidates.map((candidate) => new Element(this.elementHost(), {
-        ...this.elementBase(description, settings, options), candidate, screen, notFound: null, debugScreenshot: null,
+        ...base, cache: cached?.info ?? base.cache, similarity: cached?.similarity ?? null, candidate, screen, notFound: null, debugScreenshot: null,
       }));
     }, description);
   }

@@ -38,6 +38,29 @@ const MIGRATIONS = [
      UNIQUE (cache_key, description, os, resolution)
    );
    CREATE INDEX cache_entries_lru ON cache_entries (last_used_at);`,
+  // findAll results are cached as a group: one row per element, numbered by `item`.
+  `CREATE TABLE cache_items (
+     id INTEGER PRIMARY KEY,
+     cache_key TEXT NOT NULL,
+     description TEXT NOT NULL,
+     os TEXT NOT NULL,
+     resolution TEXT NOT NULL,
+     item INTEGER NOT NULL DEFAULT 0,
+     x INTEGER NOT NULL, y INTEGER NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,
+     text TEXT, confidence REAL NOT NULL, engine TEXT NOT NULL, reason TEXT NOT NULL,
+     screen_hash TEXT NOT NULL REFERENCES cache_screens(hash),
+     crop BLOB NOT NULL,
+     crop_path TEXT,
+     created_at TEXT NOT NULL,
+     last_used_at INTEGER NOT NULL,
+     hits INTEGER NOT NULL DEFAULT 0,
+     UNIQUE (cache_key, description, os, resolution, item)
+   );
+   INSERT INTO cache_items (id, cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, screen_hash, crop, crop_path, created_at, last_used_at, hits)
+     SELECT id, cache_key, description, os, resolution, 0, x, y, width, height, text, confidence, engine, reason, screen_hash, crop, crop_path, created_at, last_used_at, hits FROM cache_entries;
+   DROP TABLE cache_entries;
+   ALTER TABLE cache_items RENAME TO cache_entries;
+   CREATE INDEX cache_entries_lru ON cache_entries (last_used_at);`,
 ];
 
 export function dbPath(stateDir: string): string {

@@ -124,3 +124,21 @@ test('glance cache list, show and clear', async () => {
   assert.match(cli('clear', '--key', 'cache-suite'), /Removed 1 cache entry for key cache-suite/);
   assert.match(cli('list', '--key', 'cache-suite'), /No cache entries/);
 });
+
+test('findAll uses the cache only when given a cacheThreshold', async () => {
+  const client = newClient(state, { cacheKey: 'find-all' });
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url: `${server.url}/app/users.html` });
+  const fresh = await client.findAll('Edit buttons', 0.05);
+  assert.equal(fresh.length, 5);
+  assert.equal(fresh[0].cache.hit, false);
+  await client.commitCache();
+  const cached = await client.findAll('Edit buttons', 0.05);
+  assert.deepEqual(cached.map((e) => e.boundingBox), fresh.map((e) => e.boundingBox));
+  assert.ok(cached.every((e) => e.cache.hit));
+  const uncached = await client.findAll('Edit buttons');
+  assert.ok(uncached.every((e) => !e.cache.hit), 'the findAll default, -1, leaves the cache alone');
+  client.discardCache();
+  await client.disconnect();
+});

@@ -17,7 +17,7 @@ const thresholds = { screen: 0.05, element: 0.8 };
 async function cacheWithEntry(maxEntries?: number): Promise<{ cache: ElementCache; stateDir: string }> {
   const { stateDir } = testState();
   const cache = new ElementCache(stateDir, maxEntries);
-  cache.record(partition, syntheticScreen(), found);
+  cache.record(partition, syntheticScreen(), [found]);
   assert.equal(await cache.commit(), 1);
   return { cache, stateDir };
 }
@@ -39,7 +39,7 @@ test('a hit on an unchanged screen reuses the box, by pixel diff', async () => {
 test('entries are only written on commit, and discard drops them', async () => {
   const { stateDir } = testState();
   const cache = new ElementCache(stateDir);
-  cache.record(partition, syntheticScreen(), found);
+  cache.record(partition, syntheticScreen(), [found]);
   assert.equal(cache.lookup(partition, syntheticScreen(), thresholds).info.hit, false, 'pending entries are not used');
   assert.equal(cache.discard(), 1);
   assert.equal(await cache.commit(), 0);
@@ -117,7 +117,7 @@ test('the store is bounded: the least recently used entries go first', async () 
   const { stateDir } = testState();
   const cache = new ElementCache(stateDir, 3);
   for (let i = 0; i < 5; i++) {
-    cache.record({ ...partition, description: `d${i}` }, syntheticScreen(), found);
+    cache.record({ ...partition, description: `d${i}` }, syntheticScreen(), [found]);
     await cache.commit();
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -144,4 +144,18 @@ test('concurrent writers neither corrupt the store nor lose entries', async () =
   assert.equal(integrity, 'ok');
   assert.equal(count, writers * each);
   assert.deepEqual(perWriter, Array.from({ length: writers }, (_, w) => ({ cache_key: `writer-${w}`, n: each })));
+});
+
+test('a findAll group is cached as a whole and replaced as a whole', async () => {
+  const { stateDir } = testState();
+  const cache = new ElementCache(stateDir);
+  const group = { ...partition, description: 'findAll: Save buttons' };
+  const second: Candidate = { ...found, box: { x: 60, y: 65, width: 40, height: 20 } };
+  cache.record(group, syntheticScreen(), [found, second]);
+  assert.equal(await cache.commit(), 2);
+  const hit = cache.lookupAll(group, syntheticScreen(), thresholds);
+  assert.deepEqual(hit.candidates!.map((c) => c.box), [found.box, second.box]);
+  cache.record(group, syntheticScreen(), [found]);
+  assert.equal(await cache.commit(), 1);
+  assert.equal(cache.lookupAll(group, syntheticScreen(), thresholds).candidates!.length, 1, 'the new group replaced the old one');
 });
