@@ -6,7 +6,8 @@ import {
   ClientOptions, ConnectOptions, FindAllOptions, FindOptions, resolveClientOptions, resolveConnectOptions, ResolvedClientOptions,
   resolveFindOptions, ResolvedFindOptions,
 } from '../config/options';
-import { Element, ElementDetails } from './element';
+import { Element, ElementDetails, ElementNotFoundError } from './element';
+import { readCrop } from '../locate/ocr/engine';
 import { runFind, FindOutcome } from '../locate/pipeline';
 import { selectEngine } from '../locate/select';
 import { parseQuery, wrapDescription } from '../locate/query';
@@ -98,6 +99,8 @@ export class Client {
   private keepAlive: number;
   private heartbeat: NodeJS.Timeout | null = null;
   private failed = false;
+  /** Rejoined sandboxes already run their apps, so provisioning is skipped until resetApps(). */
+  private skipProvision = false;
   private engine: LocateEngine | null = null;
   private readonly elementCache: ElementCache;
 
@@ -137,14 +140,14 @@ export class Client {
         if (typeof url !== 'string' || !/^(https?|file|data|about):/.test(url)) {
           throw new InvalidOptionError('url', `provision.chrome needs a url such as 'http://localhost:3000', got ${show(url)}.`);
         }
-        if (this.instance?.rejoined) return this.log(`Skipped provision.chrome: the rejoined sandbox already runs its apps.`);
+        if (this.skipProvision) return this.log(`Skipped provision.chrome: the rejoined sandbox already runs its apps.`);
         await this.requireAgent().call('POST', '/launch/chrome', { url, timeout }, timeout + 5_000);
       }),
       app: ({ command, timeout = 30_000 }) => this.command('provision.app', [command], async () => {
         if (typeof command !== 'string' || !command.trim()) {
           throw new InvalidOptionError('command', `provision.app needs a command such as 'xeyes', got ${show(command)}.`);
         }
-        if (this.instance?.rejoined) return this.log(`Skipped provision.app: the rejoined sandbox already runs its apps.`);
+        if (this.skipProvision) return this.log(`Skipped provision.app: the rejoined sandbox already runs its apps.`);
         await this.requireAgent().call('POST', '/launch/app', { command, timeout }, timeout + 5_000);
       }),
     };
@@ -181,6 +184,7 @@ export class Client {
         throw error;
       }
       this.instance = session.instance;
+      this.skipProvision = session.instance.rejoined;
       retainOcr();
       this.sessionId = `${session.instance.instanceId}-${Date.now().toString(36)}`;
       this.failed = false;
@@ -410,13 +414,67 @@ export class Client {
     }, name);
   }
 
-  /** Saves a PNG of the screen under `.glance/screenshots/` and returns its path. */
-  screenshot(): Promise<string> {
+  /** Saves a PNG of the screen under `.glance/screenshots/` (with `name` in the file name) and returns its path. */
+  screenshot(name = ''): Promise<string> {
     const site = callSite();
-    return this.command('screenshot', [], async () => {
-      const file = this.screenshots.pathFor('screenshot', 'now', '', site);
+    return this.command('screenshot', [name], async () => {
+      const file = this.screenshots.pathFor('screenshot', 'now', name, site);
       fs.writeFileSync(file, await this.requireAgent().screenPng());
       return file;
+    });
+  }
+
+  /**
+   * Closes every program provisioned in the sandbox, and lets provisioning
+   * run again: a reused sandbox starts the next test from a known state.
+   */
+  resetApps(): Promise<void> {
+    return this.command('resetApps', [], async () => {
+      await this.requireAgent().call('POST', '/apps/close', {}, 15_000);
+      this.skipProvision = false;
+    });
+  }
+
+  /** Waits until the screen holds still (two identical looks in a row), at most `timeoutMs`. */
+  settle(timeoutMs = 2000): Promise<void> {
+    return this.command('settle', [timeoutMs], async () => {
+      const deadline = Date.now() + timeoutMs;
+      let previous = await this.captureScreen();
+      while (Date.now() < deadline) {
+        await sleep(60);
+        const next = await this.captureScreen();
+        if (next.data.equals(previous.data)) return;
+        previous = next;
+      }
+    });
+  }
+
+  /** The text shown inside an element's box (a field's value, a cell's content), read from the screen now. */
+  readText(element: Element): Promise<string> {
+    return this.command('readText', [element.description], async () => {
+      const box = element.boundingBox;
+      if (!box) throw new ElementNotFoundError(element.description, element.reason ?? `'${element.description}' was not found.`, null);
+      return readCrop(await this.captureScreen(), box);
+    });
+  }
+
+  /**
+   * Checks a statement about the whole screen. The OCR engine checks the
+   * quoted parts of the statement ("the cart shows 'Cart (2)'"); judging
+   * anything else needs a vision model, and says so.
+   */
+  assert(statement: string): Promise<{ passed: boolean; reason: string }> {
+    return this.command('assert', [statement], async () => {
+      const quoted = [...statement.matchAll(/"([^"]+)"|'([^']+)'/g)].map((m) => m[1] ?? m[2]);
+      if (!quoted.length) {
+        return { passed: false, reason: `the OCR engine can only check the quoted text in a statement (e.g. "the cart shows 'Cart (2)'"); judging '${statement}' needs a vision model (GLANCE_LOCATOR=vision).` };
+      }
+      await this.settle();
+      const missing: string[] = [];
+      for (const text of quoted) if (!(await this.find(`The text "${text}"`, { timeout: 0 })).found()) missing.push(text);
+      return missing.length
+        ? { passed: false, reason: `the screen does not show ${missing.map((m) => `'${m}'`).join(', ')}` }
+        : { passed: true, reason: `the screen shows ${quoted.map((m) => `'${m}'`).join(', ')}` };
     });
   }
 
@@ -511,7 +569,8 @@ export class Client {
     return this.engine;
   }
 
-  private async captureScreen(): Promise<Screen> {
+  /** The screen as raw pixels, for custom checks. */
+  async captureScreen(): Promise<Screen> {
     const raw = await this.requireAgent().screenRaw();
     return { ...raw, format: 'bgrx' };
   }

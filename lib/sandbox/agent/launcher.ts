@@ -38,6 +38,8 @@ export interface LaunchResult {
 
 export class Launcher {
   private launches = 0;
+  /** The programs started through this launcher (not the X server or window manager). */
+  private readonly launched = new Set<ChildProcess>();
 
   constructor(
     private readonly driver: Driver,
@@ -73,6 +75,8 @@ export class Launcher {
     const log = fs.openSync(logPath, 'w');
     const stdio: StdioOptions = debugPipe ? ['ignore', log, log, 'pipe', 'pipe'] : ['ignore', log, log];
     const child = this.processes.spawn(file, args, { env: this.env, cwd: this.workDir, stdio });
+    this.launched.add(child);
+    child.once('exit', () => this.launched.delete(child));
     fs.closeSync(log);
     let exitCode: number | null = null;
     child.once('exit', (code) => { exitCode = code ?? -1; });
@@ -85,6 +89,17 @@ export class Launcher {
       return (await this.driver.windows()).find((w) => !before.has(identity(w)));
     }, { timeoutMs, intervalMs: 40 });
     return { window, child };
+  }
+
+  /** Ends every program this launcher started and waits until their windows are gone: the desktop as it was at start. */
+  async closeAll(timeoutMs: number): Promise<number> {
+    const children = [...this.launched];
+    for (const child of children) {
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+    }
+    const pids = new Set(children.map((c) => c.pid));
+    await waitFor('the closed programs\' windows to go', async () => !(await this.driver.windows()).some((w) => w.pid !== null && pids.has(w.pid)), { timeoutMs, intervalMs: 25 }).catch(() => undefined);
+    return children.length;
   }
 
   /** Brings the first window whose title or class contains `name` to the front. */

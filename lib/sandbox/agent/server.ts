@@ -129,6 +129,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     'POST /exec': async (body) => runShell(ctx.processes, text(body, 'code'), number(body, 'timeout'), ctx.env, ctx.workDir),
     'POST /launch/app': async (body) => ctx.launcher.app(text(body, 'command'), number(body, 'timeout')),
     'POST /launch/chrome': async (body) => ctx.launcher.chrome(text(body, 'url'), number(body, 'timeout')),
+    'POST /apps/close': async () => ({ closed: await ctx.launcher.closeAll(5_000) }),
     'POST /focus': async (body) => ctx.launcher.focus(text(body, 'name'), number(body, 'timeout')),
     'GET /windows': async () => {
       const active = await driver.activeWindow();

@@ -1,0 +1,56 @@
+import { step } from './define';
+
+// Then: what should be on the screen.
+
+step('I should see (the ){description}', async function ([description], options) {
+  await this.mustFind(description, options);
+}, { finds: true });
+
+step('I should not see (the ){description}', async function ([description], options) {
+  await this.client.settle();
+  const element = await this.locate(description, { ...options, timeout: 0 });
+  if (element.found()) {
+    throw new Error(`Expected not to see '${description}', but it is on the screen at ${element.x},${element.y} (${element.width}x${element.height}): read '${element.text}'.`);
+  }
+}, { finds: true });
+
+step('I should see the text {string}', async function ([text], options) {
+  await this.mustFind(`The text "${text}"`, options);
+}, { finds: true });
+
+async function countOf(world: import('../support/world').GlanceWorld, description: string): Promise<number> {
+  await world.client.settle();
+  return (await world.client.findAll(description)).length;
+}
+
+step('I should see {int} {description}', async function ([count, description]) {
+  const seen = await countOf(this, description);
+  if (seen !== Number(count)) throw new Error(`Expected to see ${count} '${description}', but saw ${seen}.`);
+});
+
+step('I should see at least {int} {description}', async function ([count, description]) {
+  const seen = await countOf(this, description);
+  if (seen < Number(count)) throw new Error(`Expected to see at least ${count} '${description}', but saw ${seen}.`);
+});
+
+step('(the ){description} should contain (the )text {string}', async function ([description, expected], options) {
+  const element = await this.mustFind(description, options);
+  const text = await this.client.readText(element);
+  if (!text.toLowerCase().includes(expected.toLowerCase())) {
+    throw new Error(`Expected '${description}' to contain the text '${expected}', but it reads '${text}'.`);
+  }
+}, { finds: true });
+
+step('I should see that {string}', async function ([statement]) {
+  const verdict = await this.client.assert(statement);
+  if (!verdict.passed) throw new Error(`Expected that ${statement}, but: ${verdict.reason}`);
+});
+
+step('I should see:', async function (_args, options, table) {
+  for (const [description] of table!.raw()) await this.mustFind(description, options);
+}, { table: true });
+
+step('the command output should contain {string}', async function ([expected]) {
+  if (this.lastOutput === null) throw new Error("No command has run yet: use 'I run ...' before checking its output.");
+  if (!this.lastOutput.includes(expected)) throw new Error(`Expected the command output to contain '${expected}', but it was:\n${this.lastOutput}`);
+});

@@ -1,0 +1,8 @@
+// Every Glance step family; importing this registers them with Cucumber.
+import './setup';
+import './pointer';
+import './keyboard';
+import './scroll-and-wait';
+import './assertions';
+import './evidence';
+export { STEP_REGISTRY } from './define';

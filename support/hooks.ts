@@ -1,0 +1,96 @@
+import path from 'path';
+import { After, AfterAll, AfterStep, Before, setDefaultTimeout, setWorldConstructor, Status } from '@cucumber/cucumber';
+import { Client } from '../lib/client/client';
+import { fileCacheKey } from '../lib/cache/cache-key';
+import { drawBoxes } from '../lib/image/overlay';
+import { encodePng } from '../lib/image/pixels';
+import { GlanceWorld } from './world';
+import { scenarioSettings } from './settings';
+import { RESOLUTION_STEP } from '../steps/setup';
+
+setWorldConstructor(GlanceWorld);
+// Finds poll for up to 10 s by default, and "within N seconds" asks for more: steps get room.
+setDefaultTimeout(180_000);
+
+/** A reused sandbox stays this long between scenarios; the last one is stopped when the worker ends. */
+const REUSE_KEEP_ALIVE_MS = 60_000;
+let workerSandbox: { id: string; resolution: string; apiKey?: string } | null = null;
+
+Before(async function (this: GlanceWorld, { pickle }) {
+  this.settings = scenarioSettings(this.parameters, process.env, pickle.tags.map((t) => t.name));
+  // "Given the screen resolution is ..." (in a Background) must act before the sandbox starts.
+  for (const step of pickle.steps) {
+    const match = RESOLUTION_STEP.exec(step.text);
+    if (match) this.settings.client.resolution = match[1].slice(1, -1);
+  }
+  const feature = path.resolve(pickle.uri);
+  this.client = new Client({ cacheKey: fileCacheKey(feature), ...this.settings.client });
+  await this.client.auth();
+  const keepAlive = this.settings.reuseSandbox ? REUSE_KEEP_ALIVE_MS : this.settings.keepAlive;
+  const resolution = this.settings.client.resolution ?? '1366x768';
+  if (this.settings.sandboxId) {
+    await this.client.connect({ sandboxId: this.settings.sandboxId, keepAlive });
+    return;
+  }
+  if (this.settings.reuseSandbox && workerSandbox?.resolution === resolution) {
+    try {
+      await this.client.connect({ sandboxId: workerSandbox.id, keepAlive });
+      await this.client.resetApps(); // a known state: provisioning runs again
+      return;
+    } catch {
+      workerSandbox = null; // gone: start a new one
+    }
+  }
+  const instance = await this.client.connect({ newSandbox: true, keepAlive });
+  if (this.settings.reuseSandbox) {
+    if (workerSandbox) await stopSandbox(workerSandbox.id);
+    workerSandbox = { id: instance.instanceId, resolution };
+  }
+});
+
+AfterStep(async function (this: GlanceWorld, { result }) {
+  if (!this.client?.getInstance()) return;
+  const failed = result.status === Status.FAILED;
+  if (!failed && !this.settings.client.autoScreenshots) return;
+  const screen = await this.client.captureScreen();
+  const marks = failed && this.lastFind?.boundingBox ? [{ box: this.lastFind.boundingBox, colour: [230, 30, 30] as [number, number, number] }] : [];
+  this.attach(await encodePng(drawBoxes(screen, marks)), 'image/png');
+});
+
+After(async function (this: GlanceWorld, { result, pickle }) {
+  if (!this.client) return;
+  try {
+    if (result?.status === Status.PASSED) {
+      await this.client.commitCache();
+    } else {
+      this.client.discardCache();
+      if (result?.status === Status.FAILED) {
+        this.client.markFailed(result.message?.split('\n')[0]);
+        const id = this.client.getInstance()?.instanceId;
+        if (this.settings.client.debugOnFailure && id) {
+          const line = pickle.location?.line ?? pickle.astNodeIds.length;
+          console.log(`[glance] Rejoin the failed sandbox with: GLANCE_SANDBOX_ID=${id} npx cucumber-js ${pickle.uri}:${line}`);
+        }
+      }
+    }
+  } finally {
+    // Always: no sandbox is left without its keepAlive, whatever failed above.
+    await this.client.disconnect();
+  }
+});
+
+AfterAll(async () => {
+  if (workerSandbox) await stopSandbox(workerSandbox.id);
+  workerSandbox = null;
+});
+
+async function stopSandbox(id: string): Promise<void> {
+  const client = new Client({ sandboxId: id, preview: 'none', logging: false });
+  try {
+    await client.auth();
+    await client.connect({ keepAlive: 0 });
+  } catch {
+    return; // already gone
+  }
+  await client.disconnect();
+}

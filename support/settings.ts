@@ -1,0 +1,73 @@
+import type { ClientOptions } from '../lib/config/options';
+import { InvalidOptionError } from '../lib/config/errors';
+
+/**
+ * A scenario's Glance settings, from (in rising priority) the cucumber
+ * config's worldParameters.glance, GLANCE_* environment variables, and the
+ * scenario's tags.
+ */
+export interface ScenarioSettings {
+  client: ClientOptions;
+  /** ms the sandbox stays after the scenario (0 unless reused or tagged). */
+  keepAlive: number;
+  /** Reuse one sandbox per worker across scenarios. */
+  reuseSandbox: boolean;
+  /** Relative URLs in "I open ... in the browser" resolve against it. */
+  baseUrl?: string;
+  /** Default find options for every step of the scenario (@zoom). */
+  zoom: boolean;
+  /** Rejoin this sandbox (GLANCE_SANDBOX_ID, printed after a failure with debugOnFailure). */
+  sandboxId?: string;
+}
+
+export interface GlanceParameters {
+  glance?: Partial<ClientOptions> & { reuseSandbox?: boolean; baseUrl?: string; keepAlive?: number; zoom?: boolean };
+}
+
+const bool = (name: string, value: string): boolean => {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new InvalidOptionError(name, `${name} is '${value}'; use true or false.`);
+};
+
+const int = (name: string, value: string): number => {
+  if (!/^\d+$/.test(value)) throw new InvalidOptionError(name, `${name} is '${value}'; use a whole number of milliseconds.`);
+  return Number(value);
+};
+
+export function scenarioSettings(parameters: GlanceParameters, env: NodeJS.ProcessEnv, tags: string[]): ScenarioSettings {
+  const { reuseSandbox = false, baseUrl, keepAlive, zoom = false, ...client } = parameters.glance ?? {};
+  const s: ScenarioSettings = { client: { preview: 'none', logging: false, ...client }, keepAlive: keepAlive ?? 0, reuseSandbox, baseUrl, zoom };
+
+  // Environment.
+  if (env.GLANCE_OS) s.client.os = env.GLANCE_OS as ClientOptions['os'];
+  if (env.GLANCE_RESOLUTION) s.client.resolution = env.GLANCE_RESOLUTION;
+  if (env.GLANCE_KEEP_ALIVE) s.keepAlive = int('GLANCE_KEEP_ALIVE', env.GLANCE_KEEP_ALIVE);
+  if (env.GLANCE_REUSE_SANDBOX) s.reuseSandbox = bool('GLANCE_REUSE_SANDBOX', env.GLANCE_REUSE_SANDBOX);
+  if (env.GLANCE_DEBUG_ON_FAILURE) s.client.debugOnFailure = bool('GLANCE_DEBUG_ON_FAILURE', env.GLANCE_DEBUG_ON_FAILURE);
+  if (env.GLANCE_AUTO_SCREENSHOTS) s.client.autoScreenshots = bool('GLANCE_AUTO_SCREENSHOTS', env.GLANCE_AUTO_SCREENSHOTS);
+  if (env.GLANCE_VERIFY) s.client.verify = bool('GLANCE_VERIFY', env.GLANCE_VERIFY);
+  if (env.GLANCE_ZOOM) s.zoom = bool('GLANCE_ZOOM', env.GLANCE_ZOOM);
+  if (env.GLANCE_CACHE) s.client.cache = bool('GLANCE_CACHE', env.GLANCE_CACHE);
+  if (env.GLANCE_CACHE_KEY) s.client.cacheKey = env.GLANCE_CACHE_KEY;
+  if (env.GLANCE_BASE_URL) s.baseUrl = env.GLANCE_BASE_URL;
+  if (env.GLANCE_SANDBOX_ID) s.sandboxId = env.GLANCE_SANDBOX_ID;
+
+  // Tags.
+  for (const tag of tags) {
+    const [name, value] = tag.replace(/^@/, '').split(/:(.*)/s);
+    switch (name) {
+      case 'os': s.client.os = value as ClientOptions['os']; break;
+      case 'resolution': s.client.resolution = value; break;
+      case 'keepAlive': s.keepAlive = int('@keepAlive', value); break;
+      case 'zoom': s.zoom = true; break;
+      case 'verify': s.client.verify = true; break;
+      case 'no-cache': s.client.cache = false; break;
+      case 'cacheKey': s.client.cacheKey = value; break;
+      case 'reconnect': s.client.reconnect = true; break;
+      case 'debugOnFailure': s.client.debugOnFailure = true; break;
+      default: break; // other tags belong to the project
+    }
+  }
+  return s;
+}

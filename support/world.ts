@@ -1,0 +1,74 @@
+import path from 'path';
+import { IWorldOptions, World } from '@cucumber/cucumber';
+import { Client } from '../lib/client/client';
+import { Element } from '../lib/client/element';
+import { InvalidOptionError } from '../lib/config/errors';
+import { GlanceParameters, ScenarioSettings } from './settings';
+import { StepFindOptions } from '../steps/phrase';
+
+/**
+ * One Client per scenario. Custom steps use `this.client`; Glance's own steps
+ * also keep the last command output and what the last find saw, for the
+ * report and for failure screenshots.
+ */
+export class GlanceWorld extends World<GlanceParameters> {
+  client!: Client;
+  settings!: ScenarioSettings;
+  /** stdout of the last `I run` step. */
+  lastOutput: string | null = null;
+  /** The last element a step located (or failed to), drawn on a failure screenshot. */
+  lastFind: Element | null = null;
+
+  constructor(options: IWorldOptions<GlanceParameters>) {
+    super(options);
+  }
+
+  /** A step value: `'$NAME'` reads the environment and is then a secret; anything else is taken as written. */
+  value(raw: string): { text: string; secret: boolean } {
+    if (!raw.startsWith('$')) return { text: raw, secret: false };
+    const name = raw.slice(1);
+    const text = process.env[name];
+    if (text === undefined) {
+      throw new InvalidOptionError(name, `The environment variable ${name} (from '${raw}' in the step) is not set. Set it before running, e.g. ${name}=... npx cucumber-js.`);
+    }
+    return { text, secret: true };
+  }
+
+  /** A URL from a step: relative ones resolve against the configured baseUrl. */
+  url(raw: string): string {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) return raw;
+    if (!this.settings.baseUrl) {
+      throw new InvalidOptionError('baseUrl', `'${raw}' is a relative URL, and no baseUrl is set. Use a full URL, or set worldParameters.glance.baseUrl or GLANCE_BASE_URL.`);
+    }
+    return new URL(raw, this.settings.baseUrl.endsWith('/') ? this.settings.baseUrl : `${this.settings.baseUrl}/`).href;
+  }
+
+  /** Locates an element for a step, with the scenario's defaults and the step's suffixes, and reports what was found. */
+  async locate(description: string, options: StepFindOptions = {}): Promise<Element> {
+    const started = performance.now();
+    const element = await this.client.find(description, { zoom: this.settings.zoom, ...options });
+    this.lastFind = element;
+    const ms = Math.round(performance.now() - started);
+    const cache = element.cache;
+    this.attach([
+      `find '${description}': ${element.found() ? 'found' : 'not found'} in ${ms} ms`,
+      element.found()
+        ? `  engine ${element.engine}, confidence ${element.confidence}, box ${element.x},${element.y} ${element.width}x${element.height}, click point ${element.centerX},${element.centerY}`
+        : `  ${element.reason?.split('\n').slice(1).join('\n  ')}`,
+      `  cache: ${cache.hit ? `hit (${cache.strategy}, screen ${cache.diffPercent}% different)` : 'miss'}`,
+      element.found() ? `  why: ${element.reason}` : '',
+    ].filter(Boolean).join('\n'), 'text/plain');
+    return element;
+  }
+
+  /** Locates an element that must be there; fails the step with what was looked for and what was seen. */
+  async mustFind(description: string, options: StepFindOptions = {}): Promise<Element> {
+    const element = await this.locate(description, options);
+    if (!element.found()) throw new Error(element.reason ?? `Could not find '${description}'.`);
+    return element;
+  }
+
+  featureName(uri: string): string {
+    return path.basename(uri);
+  }
+}
