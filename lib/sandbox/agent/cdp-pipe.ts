@@ -9,6 +9,8 @@ import { Readable, Writable } from 'stream';
 export class CdpPipe {
   private nextId = 1;
   private buffered = '';
+  /** The page session waitForPaintedPage() attached, kept for waitForInput(). */
+  private pageSession: string | undefined;
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
 
   constructor(private readonly input: Writable, output: Readable) {
@@ -70,6 +72,25 @@ export class CdpPipe {
       if (Date.now() > deadline) throw new Error('the page did not finish loading');
       await new Promise((r) => setTimeout(r, 25));
     }
-    await this.send('Target.detachFromTarget', { sessionId });
+    this.pageSession = sessionId;
+  }
+
+  /**
+   * Resolves once the page is ready for input: it fills the screen and holds
+   * the keyboard focus. Right after start-up Chromium is still going full
+   * screen, so a click lands where the layout was and keys are dropped.
+   */
+  async waitForInput(deadline: number): Promise<void> {
+    if (!this.pageSession) throw new Error('waitForInput() needs waitForPaintedPage() first');
+    const ready = 'document.hasFocus() && innerWidth === screen.width && innerHeight === screen.height';
+    for (;;) {
+      const isReady = await this.send<{ result?: { value?: boolean } }>('Runtime.evaluate', { expression: ready, returnByValue: true }, this.pageSession)
+        .then((r) => r.result?.value === true, () => false);
+      if (isReady) break;
+      if (Date.now() > deadline) throw new Error('the page did not fill the screen and take the keyboard focus');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await this.send('Target.detachFromTarget', { sessionId: this.pageSession });
+    this.pageSession = undefined;
   }
 }

@@ -5,7 +5,10 @@ import { Readable, Writable } from 'stream';
 import { CdpPipe } from './cdp-pipe';
 import { Driver, WindowInfo } from './driver';
 import { ProcessGroup } from './processes';
-import { waitFor } from '../../util/wait';
+import { sleep, waitFor } from '../../util/wait';
+
+/** The rest between the two moves of introducePointer(). */
+const POINTER_STEP_MS = 30;
 
 /**
  * Starts desktop programs inside the sandbox and waits until they are really
@@ -52,6 +55,7 @@ export class Launcher {
   async app(command: string, timeoutMs: number): Promise<LaunchResult> {
     const started = Date.now();
     const { window } = await this.launch('sh', ['-c', command], command, timeoutMs, false);
+    await this.activate(window, timeoutMs);
     return { window, durationMs: Date.now() - started };
   }
 
@@ -63,6 +67,9 @@ export class Launcher {
     const { window, child } = await this.launch(findChromium(), args, `chromium ${url}`, timeoutMs, true);
     const cdp = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
     await cdp.waitForPaintedPage(started + timeoutMs);
+    await this.activate(window, timeoutMs);
+    await cdp.waitForInput(started + timeoutMs);
+    await this.introducePointer();
     const current = (await this.driver.windows()).find((w) => w.id === window.id) ?? window;
     return { window: current, durationMs: Date.now() - started };
   }
@@ -102,6 +109,18 @@ export class Launcher {
     return children.length;
   }
 
+  /**
+   * Moves the pointer out to the corner and back to the middle. A browser
+   * that came up under a resting pointer has seen no pointer motion yet, and
+   * then now and again drops its first click; after a motion it takes it.
+   */
+  private async introducePointer(): Promise<void> {
+    await this.driver.moveTo(0, 0);
+    await sleep(POINTER_STEP_MS);
+    await this.driver.moveTo(Math.round(this.driver.width / 2), Math.round(this.driver.height / 2));
+    await sleep(POINTER_STEP_MS);
+  }
+
   /** Brings the first window whose title or class contains `name` to the front. */
   async focus(name: string, timeoutMs: number): Promise<WindowInfo> {
     const needle = name.toLowerCase();
@@ -112,8 +131,18 @@ export class Launcher {
       const open = windows.map((w) => `'${w.title || w.className}'`).join(', ') || 'none';
       throw new Error(`No window matches '${name}'. Open windows: ${open}.`);
     }
-    await this.driver.activate(target.id);
-    await waitFor(`'${name}' to become the active window`, async () => (await this.driver.activeWindow()) === target.id, { timeoutMs, intervalMs: 20 });
+    await this.activate(target, timeoutMs, `'${name}'`);
     return target;
+  }
+
+  /**
+   * Makes `window` the active one, so that typing reaches it: the window
+   * manager focuses a new window a moment after it maps, and under load that
+   * moment can come after the test's first keystroke.
+   */
+  private async activate(window: WindowInfo, timeoutMs: number, label = `'${window.title || window.className}'`): Promise<void> {
+    if ((await this.driver.activeWindow()) === window.id) return;
+    await this.driver.activate(window.id);
+    await waitFor(`${label} to become the active window`, async () => (await this.driver.activeWindow()) === window.id, { timeoutMs, intervalMs: 20 });
   }
 }

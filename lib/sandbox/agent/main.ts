@@ -88,7 +88,9 @@ async function main(): Promise<void> {
   const { waitFor } = await import('../../util/wait');
 
   const { display, pid: xvfbPid } = await xvfbReady;
-  const env = { ...process.env, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
+  // Programs in the sandbox see the user's environment, but not Glance's own credentials.
+  const { GLANCE_API_KEY: _key, GLANCE_AGENT_TOKEN: _token, ...inherited } = process.env;
+  const env = { ...inherited, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
   processes.spawn('openbox', ['--sm-disable'], { env, stdio: ['ignore', log, log] });
   const vncPort = config.vnc ? await freePort() : null;
   if (vncPort) {

@@ -6,6 +6,7 @@ import { Lifetime } from './lifetime';
 import { runShell } from './exec';
 import { ProcessGroup } from './processes';
 import { parseChord } from '../keys';
+import { InputPacer } from './input-pacer';
 import { bgrxToRgba, encodePng } from '../../image/pixels';
 
 /**
@@ -53,6 +54,7 @@ function text(body: Body, key: string): string {
 
 function routes(ctx: AgentContext): Record<string, Handler> {
   const { driver } = ctx;
+  const pacer = new InputPacer();
   const click = async (button: MouseButton, times: number) => {
     for (let i = 0; i < times; i++) {
       await driver.button(button, true);
@@ -102,28 +104,32 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     'POST /pointer': async (body) => {
       const action = text(body, 'action') as (typeof POINTER_ACTIONS)[number];
       if (!POINTER_ACTIONS.includes(action)) throw new HttpError(400, `unknown pointer action '${action}'; use one of ${POINTER_ACTIONS.join(', ')}`);
-      await driver.moveTo(number(body, 'x'), number(body, 'y'));
-      if (action === 'click') await click('left', 1);
-      else if (action === 'double-click') await click('left', 2);
-      else if (action === 'right-click') await click('right', 1);
-      else if (action === 'middle-click') await click('middle', 1);
-      else if (action === 'mouse-down') await driver.button('left', true);
-      else if (action === 'mouse-up') await driver.button('left', false);
+      await pacer.send('pointer', async () => {
+        await driver.moveTo(number(body, 'x'), number(body, 'y'));
+        if (action === 'click') await click('left', 1);
+        else if (action === 'double-click') await click('left', 2);
+        else if (action === 'right-click') await click('right', 1);
+        else if (action === 'middle-click') await click('middle', 1);
+        else if (action === 'mouse-down') await driver.button('left', true);
+        else if (action === 'mouse-up') await driver.button('left', false);
+      });
       return { ok: true };
     },
     'POST /scroll': async (body) => {
       const direction = text(body, 'direction') as ScrollDirection;
       if (!SCROLL_DIRECTIONS.includes(direction)) throw new HttpError(400, `unknown scroll direction '${direction}'`);
-      if (body.x !== undefined) await driver.moveTo(number(body, 'x'), number(body, 'y'));
-      await driver.wheel(direction, Math.max(1, Math.round(number(body, 'clicks'))));
+      await pacer.send('pointer', async () => {
+        if (body.x !== undefined) await driver.moveTo(number(body, 'x'), number(body, 'y'));
+        await driver.wheel(direction, Math.max(1, Math.round(number(body, 'clicks'))));
+      });
       return { ok: true };
     },
     'POST /keys': async (body) => {
-      await driver.chord(parseChord(body.keys));
+      await pacer.send('keys', () => driver.chord(parseChord(body.keys)));
       return { ok: true };
     },
     'POST /type': async (body) => {
-      await driver.typeText(text(body, 'text'), typeof body.delay === 'number' ? body.delay : 0);
+      await pacer.send('keys', () => driver.typeText(text(body, 'text'), typeof body.delay === 'number' ? body.delay : 0));
       return { ok: true };
     },
     'POST /exec': async (body) => runShell(ctx.processes, text(body, 'code'), number(body, 'timeout'), ctx.env, ctx.workDir),
