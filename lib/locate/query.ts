@@ -116,6 +116,11 @@ export function parseQuery(description: string): Query {
   const visualWords = [...unquoted.matchAll(VISUAL)].map((m) => m[1]);
 
   let text: string | null = target?.text ?? null;
+  // "'Submit button'", "'Delete buttons'": a role word that ends the only quoted text names the control, not its label.
+  if (role === null && target && !unquoted.trim()) {
+    const split = splitTrailingRole(target.text);
+    if (split) ({ text, role } = split);
+  }
   let textWithOrdinal: string | undefined;
   if (text === null) {
     if (ordinalMatch) {
@@ -132,6 +137,18 @@ export function parseQuery(description: string): Query {
   }
   if (hint === 'image' && role === null) role = 'image';
   return { description, text, role, ordinal, relation, hint, visualWords, ...(textWithOrdinal ? { textWithOrdinal } : {}) };
+}
+
+/** Control roles that may end a quoted text: the ones a label is seldom made of. */
+const TRAILING_ROLES: Role[] = ['button', 'link', 'field', 'checkbox', 'radio', 'tab', 'dropdown'];
+
+function splitTrailingRole(quoted: string): { text: string; role: Role } | null {
+  for (const [pattern, kind] of ROLE_WORDS) {
+    if (!TRAILING_ROLES.includes(kind)) continue;
+    const match = new RegExp(`\\s+(?:${pattern.source})$`, 'i').exec(quoted.trim());
+    if (match && match.index > 0) return { text: quoted.trim().slice(0, match.index), role: kind };
+  }
+  return null;
 }
 
 /** Drops filler words at either end only: inner ones belong to the text ("Log in", "Terms of use"). */

@@ -54,3 +54,13 @@ test('visual words are kept apart from the text', () => {
   assert.equal(q.text, null);
   assert.deepEqual(q.visualWords, ['red', 'logo']);
 });
+
+test('a role word that ends the only quoted text names the control', () => {
+  assert.deepEqual([parse("'Submit button'").text, parse("'Submit button'").role], ['Submit', 'button']);
+  assert.deepEqual([parse("'Delete buttons'").text, parse("'Delete buttons'").role], ['Delete', 'button']);
+  assert.deepEqual([parse('"Terms of use link"').text, parse('"Terms of use link"').role], ['Terms of use', 'link']);
+  // Labels that merely end in a word like "title", and roles said outside the quotes, stay as written.
+  assert.deepEqual([parse("'Job title'").text, parse("'Job title'").role], ['Job title', null]);
+  assert.deepEqual([parse("the 'Add button' link").text, parse("the 'Add button' link").role], ['Add button', 'link']);
+  assert.deepEqual([parse("'button'").text, parse("'button'").role], ['button', null]);
+});

@@ -1,4 +1,4 @@
-import { Box, bottom, centerX, centerY, distance, horizontalOverlap, pad, readingOrder, right, verticalOverlap } from '../geometry';
+import { Box, bottom, centerX, centerY, contains, distance, horizontalOverlap, pad, readingOrder, right, verticalOverlap } from '../geometry';
 import { Candidate, LocateEngine, LocateRefusal, Screen, Verdict } from '../engine';
 import { Query, RelationKind } from '../query';
 import { analyse, Analysis, findText, groupLines, phrases, rereadLine, suspectLines, TextMatch } from './analysis';
@@ -12,6 +12,9 @@ import { ocrReader } from './tesseract';
  * the box of the control it names. It only answers what text can answer:
  * a description without readable text is refused, never guessed.
  */
+/** How far below the best match a candidate may score and still count for findAll and ordinals. */
+const PEER_MARGIN = 0.2;
+
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
 const NEEDS_VISION = 'Configure a vision model (GLANCE_LOCATOR=vision) for elements that show no text.';
@@ -47,11 +50,12 @@ export class OcrEngine implements LocateEngine {
     }
     if (anchor && query.relation) candidates = this.relate(candidates, anchor.box, query.relation.kind);
 
-    if (options.all) return readingOrder(candidates);
+    // findAll and ordinals count the matches about as good as the best one, in reading
+    // order: with five 'Remove' buttons on screen, the word 'removed' in a notice is no sixth.
+    const best = Math.max(0, ...candidates.map((c) => c.confidence));
+    const peers = readingOrder(candidates.filter((c) => c.confidence >= best - PEER_MARGIN));
+    if (options.all) return peers;
     if (query.ordinal !== null) {
-      // Ordinals count the matches that are about as good as the best one, in reading order.
-      const best = Math.max(0, ...candidates.map((c) => c.confidence));
-      const peers = readingOrder(candidates.filter((c) => c.confidence >= best - 0.2));
       const pick = query.ordinal === -1 ? peers[peers.length - 1] : peers[query.ordinal - 1];
       return pick ? [pick, ...candidates.filter((c) => c !== pick)] : [];
     }
@@ -86,7 +90,9 @@ export class OcrEngine implements LocateEngine {
   /** From where the text was read to the box of the control the description means. */
   private toControl(analysis: Analysis, match: TextMatch, query: Query): Candidate | null {
     const { grey } = analysis;
-    const face = enclosure(grey, match.box);
+    const found = enclosure(grey, match.box);
+    // An enclosure with other words in it is a container (a menu, a card), not this text's control.
+    const face = found && !holdsOtherWords(analysis, found, match.box) ? found : null;
     switch (query.role) {
       case 'field':
       case 'dropdown': {
@@ -160,4 +166,13 @@ export async function readCrop(screen: Screen, box: Box): Promise<string> {
   const analysis = await analyse(screen);
   const words = await ocrReader().readCrop(cropGrey(analysis.prepared, box, 2), '7');
   return words.map((w) => w.text).join(' ');
+}
+
+/**
+ * Whether `outer` holds words on another line than `own`'s: a control's label
+ * is one line, a menu or a card has several. (Words beside it on the same line
+ * may be OCR's fragments of the label itself: 'inv' 'e' for 'invoice'.)
+ */
+function holdsOtherWords(analysis: Analysis, outer: Box, own: Box): boolean {
+  return analysis.lines.some(({ words }) => words.some((w) => contains(outer, centerX(w), centerY(w)) && (centerY(w) < own.y || centerY(w) > bottom(own))));
 }

@@ -31,3 +31,21 @@ export function threshold(wanted: string): number {
   if (length <= 3) return 0.95;
   return 0.8;
 }
+
+/**
+ * Whether text read from the screen contains `wanted`, with the same
+ * tolerance as matching: some run of the read words is similar enough. A
+ * text caret or a border read as a stray character does not fail the check.
+ */
+export function containsText(read: string, wanted: string): boolean {
+  if (normalise(read).includes(normalise(wanted))) return true;
+  const words = read.split(/\s+/).filter(Boolean);
+  const size = wanted.split(/\s+/).filter(Boolean).length;
+  const needed = threshold(wanted);
+  for (let length = Math.max(1, size - 1); length <= size + 1; length++) {
+    for (let start = 0; start + length <= words.length; start++) {
+      if (similarity(words.slice(start, start + length).join(' '), wanted) >= needed) return true;
+    }
+  }
+  return false;
+}
