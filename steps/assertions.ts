@@ -1,4 +1,5 @@
 import { step } from './define';
+import { containsText } from '../lib/locate/ocr/text-match';
 
 // Then: what should be on the screen.
 
@@ -36,7 +37,7 @@ step('I should see at least {int} {description}', async function ([count, descri
 step('(the ){description} should contain (the )text {string}', async function ([description, expected], options) {
   const element = await this.mustFind(description, options);
   const text = await this.client.readText(element);
-  if (!text.toLowerCase().includes(expected.toLowerCase())) {
+  if (!containsText(text, expected)) {
     throw new Error(`Expected '${description}' to contain the text '${expected}', but it reads '${text}'.`);
   }
 }, { finds: true });

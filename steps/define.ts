@@ -1,5 +1,5 @@
 import { defineStep } from '@cucumber/cucumber';
-import { compilePhrase, parseSuffixes, StepFindOptions, unquote } from './phrase';
+import { compilePhrase, literalLength, parseSuffixes, StepFindOptions, unquote } from './phrase';
 import type { GlanceWorld } from '../support/world';
 
 /**
@@ -13,17 +13,22 @@ export interface StepDefinition {
   pattern: RegExp;
 }
 
-export const STEP_REGISTRY: StepDefinition[] = [];
-
 type Handler = (this: GlanceWorld, args: string[], options: StepFindOptions, table?: { raw(): string[][] }) => Promise<void>;
 
+interface PendingStep extends StepDefinition {
+  run: (this: GlanceWorld, ...raw: unknown[]) => Promise<void>;
+}
+
+export const STEP_REGISTRY: StepDefinition[] = [];
+const pending: PendingStep[] = [];
+
 /**
- * Registers a step. Quoted arguments arrive without their quotes; a step that
- * finds gets its suffix options; a data table comes last when the step has one.
+ * Adds a step to the registry. Quoted arguments arrive without their quotes;
+ * a step that finds gets its suffix options; a data table comes last when the
+ * step has one.
  */
 export function step(phrase: string, handler: Handler, { finds = false, table = false } = {}): void {
   const pattern = compilePhrase(phrase, finds);
-  STEP_REGISTRY.push({ phrase, finds, pattern });
   const groups = pattern.kinds.length + (finds ? 1 : 0);
   const run = async function (this: GlanceWorld, ...raw: unknown[]) {
     const captured = raw.slice(0, groups) as (string | undefined)[];
@@ -34,5 +39,26 @@ export function step(phrase: string, handler: Handler, { finds = false, table = 
   };
   // Cucumber checks a step function's declared arity against the pattern's groups.
   Object.defineProperty(run, 'length', { value: groups + (table ? 1 : 0) });
-  defineStep(pattern, run);
+  const definition = { phrase, finds, pattern, run };
+  STEP_REGISTRY.push(definition);
+  pending.push(definition);
+}
+
+/**
+ * Hands the registered steps to Cucumber. A description is free text, so
+ * `I should see (the ){description}` would also match `I should see the text
+ * 'Hi'` or `I should see 3 'Edit buttons'`: each pattern steps aside for the
+ * phrasings that spell out more words of their own, so one step text has one
+ * definition.
+ */
+export function registerSteps(): void {
+  for (const definition of pending.splice(0)) {
+    const ownWords = literalLength(definition.phrase);
+    const moreSpecific = STEP_REGISTRY
+      .filter((other) => other !== definition && literalLength(other.phrase) > ownWords)
+      // Inside the look-ahead, groups must not capture: Cucumber counts capture groups as arguments.
+      .map((other) => other.pattern.source.replace(/^\^/, '').replace(/(?<!\\)\((?!\?)/g, '(?:'));
+    const pattern = moreSpecific.length ? new RegExp(`^(?!${moreSpecific.map((s) => `(?:${s})`).join('|')})${definition.pattern.source.replace(/^\^/, '')}`) : definition.pattern;
+    defineStep(pattern, definition.run);
+  }
 }

@@ -5,4 +5,7 @@ import './keyboard';
 import './scroll-and-wait';
 import './assertions';
 import './evidence';
+import { registerSteps } from './define';
+
+registerSteps();
 export { STEP_REGISTRY } from './define';

@@ -42,6 +42,11 @@ export function compilePhrase(phrase: string, finds: boolean): RegExp & { kinds:
   return Object.assign(new RegExp(`^${source}${finds ? SUFFIXES : ''}$`), { kinds });
 }
 
+/** How many characters of a phrasing are fixed words: optional parts and arguments do not count. */
+export function literalLength(phrase: string): number {
+  return phrase.replace(/\([^)]*\)/g, '').replace(/\{[a-z]+\}/g, '').length;
+}
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

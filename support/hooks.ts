@@ -25,6 +25,7 @@ Before(async function (this: GlanceWorld, { pickle }) {
   }
   const feature = path.resolve(pickle.uri);
   this.client = new Client({ cacheKey: fileCacheKey(feature), ...this.settings.client });
+  this.client.setTestName(testName(pickle.uri, pickle.name));
   await this.client.auth();
   const keepAlive = this.settings.reuseSandbox ? REUSE_KEEP_ALIVE_MS : this.settings.keepAlive;
   const resolution = this.settings.client.resolution ?? '1366x768';
@@ -83,6 +84,15 @@ AfterAll(async () => {
   if (workerSandbox) await stopSandbox(workerSandbox.id);
   workerSandbox = null;
 });
+
+/** A screenshot folder per scenario: feature and scenario name, numbered when an outline repeats the name. */
+const testNames = new Map<string, number>();
+function testName(uri: string, scenario: string): string {
+  const name = `${path.basename(uri, '.feature')}-${scenario}`;
+  const seen = (testNames.get(name) ?? 0) + 1;
+  testNames.set(name, seen);
+  return seen > 1 ? `${name}-${seen}` : name;
+}
 
 async function stopSandbox(id: string): Promise<void> {
   const client = new Client({ sandboxId: id, preview: 'none', logging: false });

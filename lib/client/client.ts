@@ -316,6 +316,15 @@ export class Client {
     this.logging = enabled;
   }
 
+  /**
+   * Names the test for the screenshot folder (`.glance/screenshots/<name>/`),
+   * where the calling file says too little: a test runner calls it with the
+   * test's name.
+   */
+  setTestName(name: string): void {
+    this.screenshots.testName = name;
+  }
+
   getEmitter(): EventEmitter {
     return this.emitter;
   }

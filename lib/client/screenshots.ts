@@ -9,12 +9,14 @@ import { Redactor } from './redact';
  */
 export class ScreenshotFolder {
   private seq = 0;
+  /** Names the folder instead of the calling file (a Cucumber scenario, say). */
+  testName: string | null = null;
 
   constructor(private readonly stateDir: string, private readonly redactor: Redactor) {}
 
   /** `site` is the caller's file and line, taken before any await (async frames lose it). */
   pathFor(action: string, phase: string, description: string, site: CallSite | null): string {
-    const test = slug(site ? path.basename(site.file).replace(/\.[^.]+$/, '') : 'session', 60);
+    const test = slug(this.testName ?? (site ? path.basename(site.file).replace(/\.[^.]+$/, '') : 'session'), 60);
     const parts = [String(++this.seq).padStart(4, '0'), slug(action, 30), slug(phase, 10)];
     if (site) parts.push(`L${site.line}`);
     const label = slug(this.redactor.text(description), 40);
