@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages: X server, window manager, browser, fonts, VNC, video, small X tools.
-packages=(xvfb openbox chromium fonts-dejavu-core fonts-liberation x11vnc ffmpeg x11-utils)
+# Debian packages: X server, window manager, browser, fonts, VNC, video, small X tools, and Tk for the example desktop program.
+packages=(xvfb openbox chromium fonts-dejavu-core fonts-liberation x11vnc ffmpeg x11-utils python3-tk)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

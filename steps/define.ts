@@ -45,20 +45,23 @@ export function step(phrase: string, handler: Handler, { finds = false, table = 
 }
 
 /**
- * Hands the registered steps to Cucumber. A description is free text, so
+ * The pattern Cucumber gets for a step. A description is free text, so
  * `I should see (the ){description}` would also match `I should see the text
  * 'Hi'` or `I should see 3 'Edit buttons'`: each pattern steps aside for the
  * phrasings that spell out more words of their own, so one step text has one
  * definition.
  */
+export function definitionPattern(definition: StepDefinition): RegExp {
+  const ownWords = literalLength(definition.phrase);
+  const moreSpecific = STEP_REGISTRY
+    .filter((other) => other !== definition && literalLength(other.phrase) > ownWords)
+    // Inside the look-ahead, groups must not capture: Cucumber counts capture groups as arguments.
+    .map((other) => other.pattern.source.replace(/^\^/, '').replace(/(?<!\\)\((?!\?)/g, '(?:'));
+  if (!moreSpecific.length) return definition.pattern;
+  return new RegExp(`^(?!${moreSpecific.map((source) => `(?:${source})`).join('|')})${definition.pattern.source.replace(/^\^/, '')}`);
+}
+
+/** Hands the registered steps to Cucumber; the Cucumber entry (support/) calls it once all are in. */
 export function registerSteps(): void {
-  for (const definition of pending.splice(0)) {
-    const ownWords = literalLength(definition.phrase);
-    const moreSpecific = STEP_REGISTRY
-      .filter((other) => other !== definition && literalLength(other.phrase) > ownWords)
-      // Inside the look-ahead, groups must not capture: Cucumber counts capture groups as arguments.
-      .map((other) => other.pattern.source.replace(/^\^/, '').replace(/(?<!\\)\((?!\?)/g, '(?:'));
-    const pattern = moreSpecific.length ? new RegExp(`^(?!${moreSpecific.map((s) => `(?:${s})`).join('|')})${definition.pattern.source.replace(/^\^/, '')}`) : definition.pattern;
-    defineStep(pattern, definition.run);
-  }
+  for (const definition of pending.splice(0)) defineStep(definitionPattern(definition), definition.run);
 }

@@ -1,11 +1,8 @@
-// Every Glance step family; importing this registers them with Cucumber.
+// Every Glance step family; importing this adds them to the registry (registerSteps() hands them to Cucumber).
 import './setup';
 import './pointer';
 import './keyboard';
 import './scroll-and-wait';
 import './assertions';
 import './evidence';
-import { registerSteps } from './define';
-
-registerSteps();
-export { STEP_REGISTRY } from './define';
+export { STEP_REGISTRY, definitionPattern, registerSteps } from './define';

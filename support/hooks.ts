@@ -1,5 +1,5 @@
 import path from 'path';
-import { After, AfterAll, AfterStep, Before, setDefaultTimeout, setWorldConstructor, Status } from '@cucumber/cucumber';
+import { After, AfterAll, AfterStep, Before, ITestCaseHookParameter, setDefaultTimeout, setWorldConstructor, Status } from '@cucumber/cucumber';
 import { Client } from '../lib/client/client';
 import { fileCacheKey } from '../lib/cache/cache-key';
 import { drawBoxes } from '../lib/image/overlay';
@@ -12,42 +12,52 @@ setWorldConstructor(GlanceWorld);
 // Finds poll for up to 10 s by default, and "within N seconds" asks for more: steps get room.
 setDefaultTimeout(180_000);
 
+/** Marks the text attachment that carries a scenario's sandbox facts. */
+export const SESSION_FACTS = 'Glance session: ';
+
 /** A reused sandbox stays this long between scenarios; the last one is stopped when the worker ends. */
 const REUSE_KEEP_ALIVE_MS = 60_000;
 let workerSandbox: { id: string; resolution: string; apiKey?: string } | null = null;
 
 Before(async function (this: GlanceWorld, { pickle }) {
-  this.settings = scenarioSettings(this.parameters, process.env, pickle.tags.map((t) => t.name));
+  await startScenario(this, pickle);
+  // The facts the report's metadata is made of (see scripts/report.js).
+  const instance = this.client.getInstance()!;
+  this.attach(`${SESSION_FACTS}os=${instance.os}; resolution=${instance.resolution}; locator=${this.client.getLocator()}; sandbox=${instance.instanceId}`, 'text/plain');
+});
+
+async function startScenario(world: GlanceWorld, pickle: ITestCaseHookParameter['pickle']): Promise<void> {
+  world.settings = scenarioSettings(world.parameters, process.env, pickle.tags.map((t) => t.name));
   // "Given the screen resolution is ..." (in a Background) must act before the sandbox starts.
   for (const step of pickle.steps) {
     const match = RESOLUTION_STEP.exec(step.text);
-    if (match) this.settings.client.resolution = match[1].slice(1, -1);
+    if (match) world.settings.client.resolution = match[1].slice(1, -1);
   }
   const feature = path.resolve(pickle.uri);
-  this.client = new Client({ cacheKey: fileCacheKey(feature), ...this.settings.client });
-  this.client.setTestName(testName(pickle.uri, pickle.name));
-  await this.client.auth();
-  const keepAlive = this.settings.reuseSandbox ? REUSE_KEEP_ALIVE_MS : this.settings.keepAlive;
-  const resolution = this.settings.client.resolution ?? '1366x768';
-  if (this.settings.sandboxId) {
-    await this.client.connect({ sandboxId: this.settings.sandboxId, keepAlive });
+  world.client = new Client({ cacheKey: fileCacheKey(feature), ...world.settings.client });
+  world.client.setTestName(testName(pickle.uri, pickle.name));
+  await world.client.auth();
+  const keepAlive = world.settings.reuseSandbox ? REUSE_KEEP_ALIVE_MS : world.settings.keepAlive;
+  const resolution = world.settings.client.resolution ?? '1366x768';
+  if (world.settings.sandboxId) {
+    await world.client.connect({ sandboxId: world.settings.sandboxId, keepAlive });
     return;
   }
-  if (this.settings.reuseSandbox && workerSandbox?.resolution === resolution) {
+  if (world.settings.reuseSandbox && workerSandbox?.resolution === resolution) {
     try {
-      await this.client.connect({ sandboxId: workerSandbox.id, keepAlive });
-      await this.client.resetApps(); // a known state: provisioning runs again
+      await world.client.connect({ sandboxId: workerSandbox.id, keepAlive });
+      await world.client.resetApps(); // a known state: provisioning runs again
       return;
     } catch {
       workerSandbox = null; // gone: start a new one
     }
   }
-  const instance = await this.client.connect({ newSandbox: true, keepAlive });
-  if (this.settings.reuseSandbox) {
+  const instance = await world.client.connect({ newSandbox: true, keepAlive });
+  if (world.settings.reuseSandbox) {
     if (workerSandbox) await stopSandbox(workerSandbox.id);
     workerSandbox = { id: instance.instanceId, resolution };
   }
-});
+}
 
 AfterStep(async function (this: GlanceWorld, { result }) {
   if (!this.client?.getInstance()) return;

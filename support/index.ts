@@ -1,4 +1,6 @@
 // Glance for Cucumber: the World, the hooks and every step.
 import './hooks';
-import '../steps';
+import { registerSteps } from '../steps';
+
+registerSteps();
 export { GlanceWorld } from './world';

@@ -573,6 +573,11 @@ export class Client {
     return resolveFindOptions(options, kind, this.options);
   }
 
+  /** The name of the locate engine finds use (`ocr` unless a vision model is configured). */
+  getLocator(): string {
+    return this.locateEngine().name;
+  }
+
   private locateEngine(): LocateEngine {
     if (!this.engine) this.engine = selectEngine(this.options.locator);
     return this.engine;
@@ -603,7 +608,11 @@ export class Client {
         const marks = outcome.best ? [{ box: outcome.best.box, colour: [230, 30, 30] as [number, number, number] }] : [];
         fs.writeFileSync(debugScreenshot, await encodePng(drawBoxes(outcome.screen, marks)));
       }
-      notFound = this.notFoundMessage(outcome, settings, debugScreenshot);
+      const engine = this.locateEngine();
+      const seen = outcome.screen && engine.seenInstead
+        ? await engine.seenInstead(outcome.screen, parseQuery(wrapDescription(description, settings.type))).catch(() => [])
+        : [];
+      notFound = this.notFoundMessage(outcome, settings, debugScreenshot, seen);
       this.log(notFound.split('\n')[0]);
     }
     return new Element(this.elementHost(), {
@@ -611,13 +620,14 @@ export class Client {
     });
   }
 
-  private notFoundMessage(outcome: FindOutcome, settings: ResolvedFindOptions, screenshot: string | null): string {
+  private notFoundMessage(outcome: FindOutcome, settings: ResolvedFindOptions, screenshot: string | null, seen: string[]): string {
     const best = outcome.best;
     return [
-      `Element not found: '${outcome.description}'.`,
+      `Element not found: ${/^['"]/.test(outcome.description) ? outcome.description : `'${outcome.description}'`}.`,
       `  why: ${outcome.rejection}`,
       `  tried: ${this.locateEngine().name} engine, ${outcome.attempts} attempt(s) over ${(outcome.elapsedMs / 1000).toFixed(1)} s (timeout ${settings.timeout} ms${settings.zoom ? ', zoom' : ''}${settings.verify ? ', verify' : ''}${settings.confidence !== undefined ? `, confidence >= ${settings.confidence}` : ''})`,
       `  best candidate: ${best ? `'${best.text ?? ''}' at ${best.box.x},${best.box.y} ${best.box.width}x${best.box.height}, confidence ${best.confidence}` : 'none'}`,
+      ...(seen.length ? [`  seen instead: ${seen.map((t) => `'${t}'`).join(', ')}`] : []),
       `  cache: ${cacheState(outcome, settings)}`,
       `  screenshot: ${screenshot ?? 'none (no screen was captured)'}`,
     ].join('\n');

@@ -37,6 +37,8 @@ export interface LocateEngine {
   locate(screen: Screen, query: Query, options?: { all?: boolean }): Promise<Candidate[]>;
   /** An independent second look at a located box. */
   verify?(screen: Screen, candidate: Candidate, query: Query): Promise<Verdict>;
+  /** For a not-found message: the few texts on the screen nearest to what was asked, what a person would see instead. */
+  seenInstead?(screen: Screen, query: Query): Promise<string[]>;
 }
 
 /** Thrown when an engine cannot answer a kind of description at all (polling would not help). */

@@ -12,6 +12,9 @@ import { ocrReader } from './tesseract';
  * the box of the control it names. It only answers what text can answer:
  * a description without readable text is refused, never guessed.
  */
+/** How many of the nearest texts a not-found message names. */
+const SEEN_INSTEAD = 4;
+
 /** How far below the best match a candidate may score and still count for findAll and ordinals. */
 const PEER_MARGIN = 0.2;
 
@@ -73,6 +76,17 @@ export class OcrEngine implements LocateEngine {
     const score = Math.max(similarity(read, wanted), ...words.map((w) => similarity(w.text, wanted)));
     const ok = score >= threshold(wanted) || normalisedIncludes(read, wanted);
     return { ok, confidence: score, reason: `re-read '${read}' at ${evidence.x},${evidence.y} (similarity ${score.toFixed(2)})` };
+  }
+
+  async seenInstead(screen: Screen, query: Query): Promise<string[]> {
+    const wanted = query.text ?? query.relation?.anchor ?? '';
+    const analysis = await analyse(screen); // memoised: the screen was just read
+    return phrases(analysis.lines)
+      .filter((p) => /\p{L}{2}/u.test(p.text))
+      .map((p) => ({ text: p.text, score: similarity(p.text, wanted) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, SEEN_INSTEAD)
+      .map((p) => p.text);
   }
 
   private async bestMatch(analysis: Analysis, text: string): Promise<TextMatch | null> {

@@ -6,6 +6,7 @@ import { Lifetime } from './lifetime';
 import { runShell } from './exec';
 import { ProcessGroup } from './processes';
 import { parseChord } from '../keys';
+import { sleep } from '../../util/wait';
 import { InputPacer } from './input-pacer';
 import { bgrxToRgba, encodePng } from '../../image/pixels';
 
@@ -39,6 +40,8 @@ type Handler = (body: Body, url: URL, res: http.ServerResponse) => Promise<unkno
 const POINTER_ACTIONS = ['click', 'double-click', 'right-click', 'middle-click', 'hover', 'mouse-down', 'mouse-up'] as const;
 const SCROLL_DIRECTIONS: ScrollDirection[] = ['up', 'down', 'left', 'right'];
 const MAX_BODY = 1024 * 1024;
+/** The pause between the two clicks of a double-click: well inside every toolkit's double-click time. */
+const DOUBLE_CLICK_GAP_MS = 40;
 
 function number(body: Body, key: string): number {
   const value = body[key];
@@ -57,6 +60,8 @@ function routes(ctx: AgentContext): Record<string, Handler> {
   const pacer = new InputPacer();
   const click = async (button: MouseButton, times: number) => {
     for (let i = 0; i < times; i++) {
+      // Clicks of a double-click come apart as a hand's do: a browser merges two presses in the same instant.
+      if (i > 0) await sleep(DOUBLE_CLICK_GAP_MS);
       await driver.button(button, true);
       await driver.button(button, false);
     }
