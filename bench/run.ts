@@ -1,6 +1,7 @@
 import { foundationBench } from './foundation';
 import { locateBench } from './locate/accuracy';
 import { cacheBench } from './cache';
+import { cucumberBench } from './cucumber';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json. */
@@ -8,6 +9,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   foundation: foundationBench,
   locate: locateBench,
   cache: cacheBench,
+  cucumber: cucumberBench,
 };
 
 async function main(): Promise<void> {

@@ -1,0 +1,60 @@
+import { spawnSync } from 'child_process';
+import fs from 'fs';
+import path from 'path';
+import { REPO_ROOT, testState } from '../test/helpers/glance';
+import { Figure, figure, withRatio } from './stats';
+
+const cucumberBin = path.join(path.dirname(require.resolve('@cucumber/cucumber/package.json')), 'bin', 'cucumber.js');
+
+/** Runs cucumber-js on `feature` with its own state folder; returns the wall time and the JSON report. */
+function runFeature(feature: string, state: { stateDir: string; apiKey: string }): { ms: number; report: any[] } {
+  const json = path.join(state.stateDir, `run-${Date.now()}.json`);
+  const started = performance.now();
+  const run = spawnSync(process.execPath, [cucumberBin, feature, '--format', `json:${json}`], {
+    cwd: REPO_ROOT, encoding: 'utf8', timeout: 300_000,
+    env: { ...process.env, GLANCE_STATE_DIR: state.stateDir, GLANCE_API_KEY: state.apiKey },
+  });
+  const ms = performance.now() - started;
+  if (run.status !== 0) throw new Error(`${feature} failed:\n${run.stdout.slice(-3000)}${run.stderr.slice(-1000)}`);
+  return { ms, report: JSON.parse(fs.readFileSync(json, 'utf8')) };
+}
+
+/** Durations in ms of the steps whose text matches `pattern`. */
+function stepDurations(report: any[], pattern: RegExp): number[] {
+  return report.flatMap((f) => f.elements).flatMap((s: any) => s.steps)
+    .filter((s: any) => s.keyword.trim() !== 'Before' && s.keyword.trim() !== 'After' && pattern.test(s.name ?? ''))
+    .map((s: any) => s.result.duration / 1e6);
+}
+
+/**
+ * The step library's speed: the sign-up feature on a warm cache against a cold
+ * one (wall time of cucumber-js, process start included), and what a cached
+ * click step costs above a raw click at coordinates, both from one run.
+ */
+export async function cucumberBench(): Promise<Figure[]> {
+  const signup = 'features/signup-and-login.feature';
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (let i = 0; i < 2; i++) cold.push(runFeature(signup, testState()).ms);
+  const warmState = testState();
+  runFeature(signup, warmState); // fills the cache
+  for (let i = 0; i < 3; i++) warm.push(runFeature(signup, warmState).ms);
+
+  const clickState = testState();
+  const overheadFeature = 'bench/features/click-overhead.feature';
+  runFeature(overheadFeature, clickState); // fills the cache
+  const { report } = runFeature(overheadFeature, clickState);
+  const cachedClick = stepDurations(report, /^I click the 'General' tab$/);
+  const rawClick = stepDurations(report, /^I click at 683, 720$/);
+  const overhead = cachedClick.map((ms, i) => ms - rawClick[Math.min(i, rawClick.length - 1)]);
+
+  const coldFigure = figure('sign-up feature, cold cache (wall)', cold);
+  const rawFigure = figure("raw click step ('I click at x, y')", rawClick);
+  return [
+    coldFigure,
+    withRatio(figure('sign-up feature, warm cache (wall)', warm), coldFigure),
+    rawFigure,
+    withRatio(figure('cached click step', cachedClick), rawFigure),
+    figure('cached click step, overhead above the raw click', overhead, '<= 60'),
+  ];
+}

@@ -1,0 +1,43 @@
+Feature: Click overhead
+  Scenario: cached click steps and raw clicks
+    Given I open 'acme/settings.html' in the browser
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720
+    When I click the 'General' tab
+    When I click at 683, 720

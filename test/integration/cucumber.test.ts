@@ -1,0 +1,72 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'child_process';
+import fs from 'fs';
+import path from 'path';
+import { chromium } from 'playwright-core';
+import { findChromium } from '../../lib/sandbox/agent/launcher';
+import { openDb } from '../../lib/service/store';
+import { REPO_ROOT, testState } from '../helpers/glance';
+
+// The example features, run as a QA engineer runs them, and the report a
+// product owner reads, opened in a real browser.
+const state = testState();
+const env = { ...process.env, GLANCE_STATE_DIR: state.stateDir, GLANCE_API_KEY: state.apiKey };
+const cucumberBin = path.join(path.dirname(require.resolve('@cucumber/cucumber/package.json')), 'bin', 'cucumber.js');
+
+function cacheEntries(): number {
+  const db = openDb(state.stateDir);
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'cache_entries'").get() as { n: number }).n
+      ? (db.prepare('SELECT count(*) AS n FROM cache_entries').get() as { n: number }).n
+      : 0;
+  } finally {
+    db.close();
+  }
+}
+
+after(() => fs.rmSync(path.join(state.stateDir), { recursive: true, force: true }));
+
+test('the expected failure says what was looked for and what was seen, and writes no cache entry', () => {
+  const json = path.join(state.stateDir, 'failure.json');
+  // The default profile leaves @expected-failure out; GLANCE_TAGS picks it instead.
+  const run = spawnSync(process.execPath, [cucumberBin, 'features/expected-failure.feature', '--format', `json:${json}`],
+    { cwd: REPO_ROOT, env: { ...env, GLANCE_TAGS: '@expected-failure' }, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(run.status, 1, run.stdout + run.stderr);
+  const [feature] = JSON.parse(fs.readFileSync(json, 'utf8'));
+  const failed = feature.elements[0].steps.find((s: any) => s.result.status === 'failed');
+  assert.match(failed.name, /Order confirmed/);
+  assert.match(failed.result.error_message, /Element not found: 'Order confirmed'/);
+  assert.match(failed.result.error_message, /seen instead: .*'Payment declined'/);
+  assert.ok(failed.embeddings.some((e: any) => e.mime_type === 'image/png'), 'the failed step has a screenshot');
+  assert.equal(cacheEntries(), 0, 'a failed scenario commits nothing to the cache');
+});
+
+test('the example features pass, and the report shows them with screenshots and metadata', async () => {
+  const run = spawnSync(process.execPath, ['scripts/features.js'], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 600_000 });
+  assert.equal(run.status, 0, run.stdout.slice(-4000) + run.stderr.slice(-2000));
+  assert.match(run.stdout, /\d+ scenarios \(\d+ passed\)/);
+  assert.match(run.stdout, /report: .*reports\/index\.html/);
+  assert.ok(cacheEntries() > 0, 'passing scenarios commit their finds');
+  const junit = fs.readFileSync(path.join(REPO_ROOT, 'reports', 'junit.xml'), 'utf8');
+  assert.match(junit, /<testsuite[^>]*failures="0"/);
+
+  const browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`file://${path.join(REPO_ROOT, 'reports', 'index.html')}`);
+    const overview = await page.textContent('body');
+    for (const fact of ['Sign up and log in', 'Managing the team', 'A desktop program', 'Locate engine', 'ocr', '1366x768', '1280x800', process.version]) {
+      assert.ok(overview!.includes(fact), `the overview shows '${fact}'`);
+    }
+    await page.click('text=Sign up and log in');
+    await page.waitForSelector('text=A new visitor signs up, then logs in');
+    const shots = await page.$$eval('img[src^="data:image/png"]', (imgs) => imgs.map((i) => (i as unknown as { src: string }).src.length));
+    assert.ok(shots.length >= 1 && shots.every((n) => n > 1000), `the feature page embeds screenshots (${shots.length})`);
+    const text = await page.textContent('body');
+    assert.match(text!, /engine ocr, confidence/, 'find details are attached to the steps');
+    assert.ok(!text!.includes(process.env.ACME_PASSWORD ?? 'correct-horse-battery'), 'the $ACME_PASSWORD secret is not in the report');
+  } finally {
+    await browser.close();
+  }
+});
