@@ -1,4 +1,4 @@
-import { defineStep } from '@cucumber/cucumber';
+import { cucumber } from '../support/cucumber-api';
 import { compilePhrase, literalLength, parseSuffixes, StepFindOptions, unquote } from './phrase';
 import type { GlanceWorld } from '../support/world';
 
@@ -63,5 +63,5 @@ export function definitionPattern(definition: StepDefinition): RegExp {
 
 /** Hands the registered steps to Cucumber; the Cucumber entry (support/) calls it once all are in. */
 export function registerSteps(): void {
-  for (const definition of pending.splice(0)) defineStep(definitionPattern(definition), definition.run);
+  for (const definition of pending.splice(0)) cucumber.defineStep(definitionPattern(definition), definition.run);
 }

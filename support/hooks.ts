@@ -1,19 +1,19 @@
 import path from 'path';
-import { After, AfterAll, AfterStep, Before, ITestCaseHookParameter, setDefaultTimeout, setWorldConstructor, Status } from '@cucumber/cucumber';
+import { cucumber, ITestCaseHookParameter } from './cucumber-api';
+
+const { After, AfterAll, AfterStep, Before, setDefaultTimeout, setWorldConstructor, Status } = cucumber;
 import { Client } from '../lib/client/client';
 import { fileCacheKey } from '../lib/cache/cache-key';
 import { drawBoxes } from '../lib/image/overlay';
 import { encodePng } from '../lib/image/pixels';
 import { GlanceWorld } from './world';
+import { sessionFactsText } from '../lib/report/session-facts';
 import { scenarioSettings } from './settings';
 import { RESOLUTION_STEP } from '../steps/setup';
 
 setWorldConstructor(GlanceWorld);
 // Finds poll for up to 10 s by default, and "within N seconds" asks for more: steps get room.
 setDefaultTimeout(180_000);
-
-/** Marks the text attachment that carries a scenario's sandbox facts. */
-export const SESSION_FACTS = 'Glance session: ';
 
 /** A reused sandbox stays this long between scenarios; the last one is stopped when the worker ends. */
 const REUSE_KEEP_ALIVE_MS = 60_000;
@@ -23,7 +23,7 @@ Before(async function (this: GlanceWorld, { pickle }) {
   await startScenario(this, pickle);
   // The facts the report's metadata is made of (see scripts/report.js).
   const instance = this.client.getInstance()!;
-  this.attach(`${SESSION_FACTS}os=${instance.os}; resolution=${instance.resolution}; locator=${this.client.getLocator()}; sandbox=${instance.instanceId}`, 'text/plain');
+  this.attach(sessionFactsText({ os: instance.os, resolution: instance.resolution, locator: this.client.getLocator(), sandbox: instance.instanceId }), 'text/plain');
 });
 
 async function startScenario(world: GlanceWorld, pickle: ITestCaseHookParameter['pickle']): Promise<void> {

@@ -1,5 +1,5 @@
 import path from 'path';
-import { IWorldOptions, World } from '@cucumber/cucumber';
+import { cucumber, IWorldOptions } from './cucumber-api';
 import { Client } from '../lib/client/client';
 import { Element } from '../lib/client/element';
 import { InvalidOptionError } from '../lib/config/errors';
@@ -11,7 +11,7 @@ import { StepFindOptions } from '../steps/phrase';
  * also keep the last command output and what the last find saw, for the
  * report and for failure screenshots.
  */
-export class GlanceWorld extends World<GlanceParameters> {
+export class GlanceWorld extends cucumber.World<GlanceParameters> {
   client!: Client;
   settings!: ScenarioSettings;
   /** stdout of the last `I run` step. */

@@ -3,6 +3,7 @@ import { agentCommand } from './agent';
 import { sandboxesCommand } from './sandboxes';
 import { locateCommand } from './locate';
 import { cacheCommand } from './cache';
+import { reportCommand } from './report';
 
 const USAGE = `Usage: glance <command>
 
@@ -14,6 +15,8 @@ const USAGE = `Usage: glance <command>
   locate --batch <in.jsonl>              locate on screenshots without a sandbox
   cache [list [--key K] | show <id> | clear [--key K]]
                                          the element cache in .glance/glance.db
+  report [--json reports/json] [--out reports]
+                                         write the HTML report of a Cucumber run
 `;
 
 /** Dispatches `glance <command>`; resolves to the exit code. */
@@ -25,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'sandboxes': return sandboxesCommand(rest);
     case 'locate': return locateCommand(rest);
     case 'cache': return cacheCommand(rest);
+    case 'report': return reportCommand(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return 0;

@@ -1,0 +1,48 @@
+import fs from 'fs';
+import path from 'path';
+import { collectSessionFacts, CucumberJsonFeature } from './session-facts';
+import { InvalidOptionError } from '../config/errors';
+
+export interface ReportOptions {
+  /** Folder of Cucumber JSON files (the `json:` formatter's output). */
+  jsonDir: string;
+  /** Folder the report is written to; its page is `index.html` there. */
+  reportPath: string;
+}
+
+/**
+ * Writes the HTML report a product owner reads: features, scenarios and
+ * durations, the screenshots and find details the steps attached, and as
+ * metadata the OS, resolution and locate engine the scenarios ran with and
+ * the Node and Glance versions. Returns the path of index.html.
+ */
+export function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): string {
+  const files = fs.existsSync(jsonDir) ? fs.readdirSync(jsonDir).filter((f) => f.endsWith('.json')) : [];
+  if (!files.length) {
+    throw new InvalidOptionError('jsonDir', `No Cucumber JSON in ${jsonDir}. Run the features with a 'json:${path.join(jsonDir, 'cucumber.json')}' format first (npm run features does).`);
+  }
+  const features: CucumberJsonFeature[] = files.flatMap((f) => JSON.parse(fs.readFileSync(path.join(jsonDir, f), 'utf8')));
+  const facts = collectSessionFacts(features);
+  const list = (key: string) => [...(facts.get(key) ?? ['not recorded'])].join(', ');
+  const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+  // Loaded here: only the report needs it.
+  const reporter = require('multiple-cucumber-html-reporter');
+  reporter.generate({
+    jsonDir,
+    reportPath,
+    pageTitle: 'Glance test report',
+    reportName: 'Glance test report',
+    displayDuration: true,
+    displayReportTime: true,
+    customMetadata: true,
+    metadata: [
+      { name: 'OS', value: list('os') },
+      { name: 'Resolution', value: list('resolution') },
+      { name: 'Locate engine', value: list('locator') },
+      { name: 'Node', value: process.version },
+      { name: 'Glance', value: version },
+    ],
+    disableLog: true,
+  });
+  return path.join(reportPath, 'index.html');
+}
