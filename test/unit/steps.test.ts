@@ -4,6 +4,7 @@ import fs from 'fs';
 import path from 'path';
 import { definitionPattern, STEP_REGISTRY } from '../../steps';
 import { parseSuffixes } from '../../steps/phrase';
+import { stepCatalogue } from '../../steps/catalogue';
 
 const FEATURES = path.resolve(__dirname, '..', '..', 'features');
 
@@ -34,4 +35,10 @@ test('suffixes set find options, combined and in any order', () => {
   const click = STEP_REGISTRY.find((d) => d.phrase === 'I click (on )(the ){description}')!;
   assert.match("I click the 'gear icon' using zoom and verify within 20 seconds", click.pattern);
   assert.match('I click on "Save"', click.pattern);
+});
+
+test('the editors\' step catalogue is current with the registry', () => {
+  const file = fs.readFileSync(path.resolve(__dirname, '..', '..', 'support', 'step-catalogue.js'), 'utf8');
+  assert.equal(file, stepCatalogue(), "support/step-catalogue.js is stale: run 'npm run steps:catalogue'");
+  assert.equal(file.split('\n').filter((l) => l.startsWith('defineStep(')).length, STEP_REGISTRY.length);
 });
