@@ -68,7 +68,7 @@ AfterStep(async function (this: GlanceWorld, { result }) {
   this.attach(await encodePng(drawBoxes(screen, marks)), 'image/png');
 });
 
-After(async function (this: GlanceWorld, { result, pickle }) {
+After(async function (this: GlanceWorld, { result, pickle, gherkinDocument }) {
   if (!this.client) return;
   try {
     if (result?.status === Status.PASSED) {
@@ -79,8 +79,10 @@ After(async function (this: GlanceWorld, { result, pickle }) {
         this.client.markFailed(result.message?.split('\n')[0]);
         const id = this.client.getInstance()?.instanceId;
         if (this.settings.client.debugOnFailure && id) {
-          const line = pickle.location?.line ?? pickle.astNodeIds.length;
-          console.log(`[glance] Rejoin the failed sandbox with: GLANCE_SANDBOX_ID=${id} npx cucumber-js ${pickle.uri}:${line}`);
+          // The kept sandbox is the failure's evidence: the next scenario must not reuse it, nor the worker stop it.
+          if (workerSandbox?.id === id) workerSandbox = null;
+          const line = scenarioLine(gherkinDocument, pickle);
+          console.log(`[glance] Rejoin the failed sandbox with: GLANCE_SANDBOX_ID=${id} npx cucumber-js ${pickle.uri}${line ? `:${line}` : ''}`);
         }
       }
     }
@@ -94,6 +96,15 @@ AfterAll(async () => {
   if (workerSandbox) await stopSandbox(workerSandbox.id);
   workerSandbox = null;
 });
+
+/** The line of the scenario (or of its example row, for an outline) in the feature file. */
+function scenarioLine(document: ITestCaseHookParameter['gherkinDocument'], pickle: ITestCaseHookParameter['pickle']): number | undefined {
+  const [scenarioId, rowId] = pickle.astNodeIds;
+  const nodes = (document.feature?.children ?? []).flatMap((child) => (child.rule ? child.rule.children : [child]));
+  const scenario = nodes.find((node) => node.scenario?.id === scenarioId)?.scenario;
+  const row = rowId ? scenario?.examples.flatMap((e) => e.tableBody).find((r) => r.id === rowId) : undefined;
+  return (row ?? scenario)?.location.line;
+}
 
 /** A screenshot folder per scenario: feature and scenario name, numbered when an outline repeats the name. */
 const testNames = new Map<string, number>();

@@ -15,8 +15,8 @@ import type { CacheInfo } from '../client/element';
 /**
  * The element cache: a find on a screen seen before (within the thresholds)
  * reuses the box found then, without running the engine. Entries are written
- * only for tests that pass (see commit), and an entry whose element is no
- * longer where it was, or anywhere, is evicted.
+ * only for tests that pass (see commit), and an entry whose element is
+ * nowhere on a matching screen is evicted once the engine finds the element.
  */
 export interface Partition {
   key: string;
@@ -36,6 +36,8 @@ export interface CacheLookup {
   candidate: Candidate | null;
   info: CacheInfo;
   similarity: number | null;
+  /** On a miss whose element was nowhere on the screen: removes the entry, once the engine proves it wrong by finding the element. */
+  evictStale?: () => void;
 }
 
 const NEAR_RADIUS = 6;
@@ -53,6 +55,7 @@ export interface GroupLookup {
   info: CacheInfo;
   /** The lowest crop similarity of the group. */
   similarity: number | null;
+  evictStale?: () => void;
 }
 
 export class ElementCache {
@@ -74,7 +77,7 @@ export class ElementCache {
   /** The cached element for a find, when the screen and its crop still match. */
   lookup(partition: Partition, screen: Screen, thresholds: CacheThresholds): CacheLookup {
     const group = this.lookupAll(partition, screen, thresholds);
-    return { candidate: group.candidates?.[0] ?? null, info: group.info, similarity: group.similarity };
+    return { candidate: group.candidates?.[0] ?? null, info: group.info, similarity: group.similarity, evictStale: group.evictStale };
   }
 
   /**
@@ -112,9 +115,9 @@ export class ElementCache {
         strategy = 'template-match';
       }
       if (hit.score < thresholds.element) {
-        // The element is no longer where it was, nor anywhere: the entry is wrong now.
-        this.evict(rows);
-        return miss(diffPercent, round(hit.score));
+        // The element is nowhere on this screen. It may not be shown yet (a find that waits
+        // for it), so the entry goes only once the engine finds the element after all.
+        return { ...miss(diffPercent, round(hit.score)), evictStale: () => this.evict(rows) };
       }
       hits.push({ row, hit, strategy });
     }

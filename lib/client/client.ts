@@ -546,6 +546,7 @@ export class Client {
           }
           throw error;
         });
+        if (candidates.length) cached?.evictStale?.();
         if (partition) this.elementCache.record(partition, screen, candidates);
       }
       const base = this.elementBase(description, settings, options);

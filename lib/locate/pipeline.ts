@@ -77,7 +77,10 @@ export async function runFind(
       }
       try {
         const result = await attempt(engine, screen, query, settings);
-        if (result.candidate) return done(result.candidate, screen);
+        if (result.candidate) {
+          cache?.evictStale?.(); // the cached entry said the element was elsewhere, or looked different
+          return done(result.candidate, screen);
+        }
         rejection = result.rejection;
         if (result.best && (!best || result.best.confidence >= best.confidence)) best = result.best;
       } catch (error) {

@@ -31,8 +31,16 @@ test('the expected failure says what was looked for and what was seen, and write
   const json = path.join(state.stateDir, 'failure.json');
   // The default profile leaves @expected-failure out; GLANCE_TAGS picks it instead.
   const run = spawnSync(process.execPath, [cucumberBin, 'features/expected-failure.feature', '--format', `json:${json}`],
-    { cwd: REPO_ROOT, env: { ...env, GLANCE_TAGS: '@expected-failure' }, encoding: 'utf8', timeout: 120_000 });
+    { cwd: REPO_ROOT, env: { ...env, GLANCE_TAGS: '@expected-failure', GLANCE_DEBUG_ON_FAILURE: 'true' }, encoding: 'utf8', timeout: 120_000 });
   assert.equal(run.status, 1, run.stdout + run.stderr);
+  // debugOnFailure keeps the sandbox and prints the exact command that rejoins it.
+  const rejoin = /GLANCE_SANDBOX_ID=(\S+) npx cucumber-js features\/expected-failure\.feature:(\d+)/.exec(run.stdout);
+  assert.ok(rejoin, run.stdout);
+  const scenarioLine = fs.readFileSync(path.join(REPO_ROOT, 'features', 'expected-failure.feature'), 'utf8').split('\n').findIndex((l) => l.trim().startsWith('Scenario:')) + 1;
+  assert.equal(Number(rejoin![2]), scenarioLine, 'the line of the failed scenario');
+  const glance = (...args: string[]) => spawnSync(process.execPath, ['bin/glance.js', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8' }).stdout;
+  assert.match(glance('sandboxes', 'list'), new RegExp(`${rejoin![1]}\\s+running`), 'the failed sandbox is still running');
+  assert.match(glance('sandboxes', 'stop', rejoin![1]), /Stopped/);
   const [feature] = JSON.parse(fs.readFileSync(json, 'utf8'));
   const failed = feature.elements[0].steps.find((s: any) => s.result.status === 'failed');
   assert.match(failed.name, /Order confirmed/);

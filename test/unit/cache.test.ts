@@ -86,12 +86,15 @@ test('a hit after the element moved: near first, then over the whole screen', as
   assert.deepEqual(far.candidate!.box, { x: 190, y: 20, width: 90, height: 30 });
 });
 
-test('an entry whose element is gone is evicted', async () => {
+test('an entry whose element is gone is kept while it may yet appear, and evicted once proven wrong', async () => {
   const { cache, stateDir } = await cacheWithEntry();
   const gone = syntheticScreen();
   gone.data.fill(245, (60 * 320) * 4, (95 * 320) * 4); // the button's rows are blank now
   const result = cache.lookup(partition, gone, { screen: 0.5, element: 0.8 });
   assert.equal(result.info.hit, false);
+  assert.equal(cache.lookup(partition, syntheticScreen(), thresholds).info.hit, true, 'not shown yet is no proof: the entry stays');
+  // The engine then found the element (elsewhere, or looking different): the entry was wrong.
+  cache.lookup(partition, gone, { screen: 0.5, element: 0.8 }).evictStale!();
   assert.equal(cache.lookup(partition, syntheticScreen(), thresholds).info.hit, false, 'evicted: a later lookup finds no entry');
   assert.deepEqual(fs.readdirSync(path.join(stateDir, 'cache')), [], 'its crop file is gone too');
 });
