@@ -1,4 +1,5 @@
 import fs from 'fs';
+import os from 'os';
 import path from 'path';
 import { collectSessionFacts, CucumberJsonFeature } from './session-facts';
 import { InvalidOptionError } from '../config/errors';
@@ -21,28 +22,39 @@ export function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): string 
   if (!files.length) {
     throw new InvalidOptionError('jsonDir', `No Cucumber JSON in ${jsonDir}. Run the features with a 'json:${path.join(jsonDir, 'cucumber.json')}' format first (npm run features does).`);
   }
-  const features: CucumberJsonFeature[] = files.flatMap((f) => JSON.parse(fs.readFileSync(path.join(jsonDir, f), 'utf8')));
-  const facts = collectSessionFacts(features);
-  const list = (key: string) => [...(facts.get(key) ?? ['not recorded'])].join(', ');
   const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
-  // Loaded here: only the report needs it.
-  const reporter = require('multiple-cucumber-html-reporter');
-  reporter.generate({
-    jsonDir,
-    reportPath,
-    pageTitle: 'Glance test report',
-    reportName: 'Glance test report',
-    displayDuration: true,
-    displayReportTime: true,
-    customMetadata: true,
-    metadata: [
-      { name: 'OS', value: list('os') },
-      { name: 'Resolution', value: list('resolution') },
-      { name: 'Locate engine', value: list('locator') },
-      { name: 'Node', value: process.version },
-      { name: 'Glance', value: version },
-    ],
-    disableLog: true,
-  });
+  // Each feature's metadata says what its own scenarios ran with; the reporter reads it from the JSON.
+  const withMetadata = files.map((file) => (JSON.parse(fs.readFileSync(path.join(jsonDir, file), 'utf8')) as CucumberJsonFeature[]).map((feature) => {
+    const facts = collectSessionFacts([feature]);
+    const list = (key: string) => [...(facts.get(key) ?? ['not recorded'])].join(', ');
+    return {
+      ...feature,
+      metadata: [
+        { name: 'OS', value: list('os') },
+        { name: 'Resolution', value: list('resolution') },
+        { name: 'Locate engine', value: list('locator') },
+        { name: 'Node', value: process.version },
+        { name: 'Glance', value: version },
+      ],
+    };
+  }));
+  const enriched = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-report-'));
+  try {
+    withMetadata.forEach((features, i) => fs.writeFileSync(path.join(enriched, files[i]), JSON.stringify(features)));
+    // Loaded here: only the report needs it.
+    const reporter = require('multiple-cucumber-html-reporter');
+    reporter.generate({
+      jsonDir: enriched,
+      reportPath,
+      pageTitle: 'Glance test report',
+      reportName: 'Glance test report',
+      displayDuration: true,
+      displayReportTime: true,
+      customMetadata: true,
+      disableLog: true,
+    });
+  } finally {
+    fs.rmSync(enriched, { recursive: true, force: true });
+  }
   return path.join(reportPath, 'index.html');
 }
