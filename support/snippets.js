@@ -10,9 +10,30 @@ function registry() {
   return STEP_REGISTRY;
 }
 
-/** A phrase in the shape cucumber gives an undefined step: optional parts dropped, quotes as {string}. */
+const ROLE_WORDS = /^(?:buttons?|fields?|links?|check ?box(?:es)?|tabs?|icons?|menu items?|drop ?downs?|radio buttons?)\b\s*/;
+
+/**
+ * A phrasing in comparable form: lower case, every argument as `{}` (a
+ * description, quoted, and the role word Cucumber left after it are one
+ * argument: `the {string} button` → `the {}`).
+ */
 function comparable(text) {
-  return text.replace(/\([^)]*\)/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const parts = text.toLowerCase().replace(/\{(?:string|description|direction|word)\}/g, '{}').replace(/\{(?:int|float)\}/g, '{n}').split('{}');
+  return parts.map((part, i) => (i > 0 ? part.replace(/^\s*/, ' ').replace(/^ /, '').replace(ROLE_WORDS, '') : part)).join('{} ').replace(/\s+/g, ' ').trim();
+}
+
+/** The phrasing with each optional part left out and put in: `I click (on )(the )…` has four. */
+function variants(phrase) {
+  const optional = /\(([^)]*)\)/;
+  const match = optional.exec(phrase);
+  if (!match) return [phrase];
+  const before = phrase.slice(0, match.index);
+  const after = phrase.slice(match.index + match[0].length);
+  return [...variants(before + after), ...variants(before + match[1] + after)];
+}
+
+function distanceTo(phrase, wanted) {
+  return Math.min(...variants(phrase).map((v) => editDistance(comparable(v), wanted)));
 }
 
 class GlanceSnippetSyntax {
@@ -23,7 +44,7 @@ class GlanceSnippetSyntax {
   build({ comment, generatedExpressions, functionName, stepParameterNames }) {
     const wanted = comparable(generatedExpressions[0].source);
     const nearest = registry()
-      .map((s) => ({ phrase: s.phrase, distance: editDistance(comparable(s.phrase), wanted) }))
+      .map((s) => ({ phrase: s.phrase, distance: distanceTo(s.phrase, wanted) }))
       .sort((a, b) => a.distance - b.distance)
       .slice(0, 3);
     const hint = nearest.map((n) => `//   ${n.phrase}`).join('\n');

@@ -83,3 +83,14 @@ test('the example features pass, and the report shows them with screenshots and 
     await browser.close();
   }
 });
+
+test('an undefined step suggests the nearest phrasings Glance has', () => {
+  const feature = path.join(state.stateDir, 'typo.feature');
+  fs.writeFileSync(feature, "Feature: Typo\n  Scenario: A slip of the finger\n    When I clik on the 'Save' button\n");
+  // A dry run: the snippets, without a sandbox.
+  const run = spawnSync(process.execPath, [cucumberBin, feature, '--dry-run'], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  assert.match(run.stdout, /1 step \(1 undefined\)/);
+  assert.match(run.stdout, /Glance has no step for this\. The nearest phrasings it has:/);
+  const suggestions = run.stdout.split('nearest phrasings it has:')[1].split('Or define it')[0];
+  assert.match(suggestions.split('\n')[1], /\/\/ {3}I click \(on \)\(the \)\{description\}$/, 'the nearest comes first');
+});
