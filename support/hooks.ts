@@ -1,7 +1,7 @@
 import path from 'path';
 import { cucumber, ITestCaseHookParameter } from './cucumber-api';
 
-const { After, AfterAll, AfterStep, Before, setDefaultTimeout, setWorldConstructor, Status } = cucumber;
+const { After, AfterAll, AfterStep, Before, BeforeStep, setDefaultTimeout, setWorldConstructor, Status } = cucumber;
 import { Client } from '../lib/client/client';
 import { fileCacheKey } from '../lib/cache/cache-key';
 import { drawBoxes } from '../lib/image/overlay';
@@ -59,6 +59,11 @@ async function startScenario(world: GlanceWorld, pickle: ITestCaseHookParameter[
   }
 }
 
+// Screenshot names carry the line of the step in its feature file.
+BeforeStep(function (this: GlanceWorld, { pickleStep, gherkinDocument }) {
+  this.client?.setTestLine(stepLine(gherkinDocument, pickleStep.astNodeIds[0]) ?? null);
+});
+
 AfterStep(async function (this: GlanceWorld, { result }) {
   if (!this.client?.getInstance()) return;
   const failed = result.status === Status.FAILED;
@@ -96,6 +101,13 @@ AfterAll(async () => {
   if (workerSandbox) await stopSandbox(workerSandbox.id);
   workerSandbox = null;
 });
+
+/** The line of a step in its feature file, in a scenario, a background or a rule. */
+function stepLine(document: ITestCaseHookParameter['gherkinDocument'], stepId: string): number | undefined {
+  const nodes = (document.feature?.children ?? []).flatMap((child) => (child.rule ? child.rule.children : [child]));
+  const steps = nodes.flatMap((node) => node.scenario?.steps ?? node.background?.steps ?? []);
+  return steps.find((step) => step.id === stepId)?.location.line;
+}
 
 /** The line of the scenario (or of its example row, for an outline) in the feature file. */
 function scenarioLine(document: ITestCaseHookParameter['gherkinDocument'], pickle: ITestCaseHookParameter['pickle']): number | undefined {

@@ -16,7 +16,8 @@ function isInternal(file: string): boolean {
 export function callSite(): CallSite | null {
   const stack = new Error().stack?.split('\n').slice(1) ?? [];
   for (const frame of stack) {
-    const match = /\(?((?:\/|[A-Za-z]:\\|file:\/\/)[^():]+):(\d+):\d+\)?$/.exec(frame.trim());
+    // The path must open the location: 'node:internal/process/task_queues:95' holds a '/' too.
+    const match = /(?:\(|^at )((?:\/|[A-Za-z]:\\|file:\/\/)[^():]+):(\d+):\d+\)?$/.exec(frame.trim());
     if (!match) continue;
     const file = match[1].replace(/^file:\/\//, '');
     if (isInternal(file)) continue;

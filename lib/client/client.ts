@@ -325,6 +325,11 @@ export class Client {
     this.screenshots.testName = name;
   }
 
+  /** The line of the test step now running, for the `L<line>` of screenshot names; null goes back to the caller's line. */
+  setTestLine(line: number | null): void {
+    this.screenshots.testLine = line;
+  }
+
   getEmitter(): EventEmitter {
     return this.emitter;
   }

@@ -11,6 +11,8 @@ export class ScreenshotFolder {
   private seq = 0;
   /** Names the folder instead of the calling file (a Cucumber scenario, say). */
   testName: string | null = null;
+  /** The line of the test step now running, instead of the caller's (a Cucumber step's line in its feature). */
+  testLine: number | null = null;
 
   constructor(private readonly stateDir: string, private readonly redactor: Redactor) {}
 
@@ -18,7 +20,8 @@ export class ScreenshotFolder {
   pathFor(action: string, phase: string, description: string, site: CallSite | null): string {
     const test = slug(this.testName ?? (site ? path.basename(site.file).replace(/\.[^.]+$/, '') : 'session'), 60);
     const parts = [String(++this.seq).padStart(4, '0'), slug(action, 30), slug(phase, 10)];
-    if (site) parts.push(`L${site.line}`);
+    const line = this.testLine ?? site?.line;
+    if (line) parts.push(`L${line}`);
     const label = slug(this.redactor.text(description), 40);
     if (label) parts.push(label);
     const dir = path.join(this.stateDir, 'screenshots', test);

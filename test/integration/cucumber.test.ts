@@ -57,6 +57,10 @@ test('the example features pass, and the report shows them with screenshots and 
   assert.match(run.stdout, /\d+ scenarios \(\d+ passed\)/);
   assert.match(run.stdout, /report: .*reports\/index\.html/);
   assert.ok(cacheEntries() > 0, 'passing scenarios commit their finds');
+  // Screenshots go to a folder per scenario, named with the step's line in its feature.
+  const shotLine = fs.readFileSync(path.join(REPO_ROOT, 'features', 'signup-and-login.feature'), 'utf8').split('\n').findIndex((l) => l.includes("I take a screenshot named 'signed in'")) + 1;
+  const shots = fs.readdirSync(path.join(state.stateDir, 'screenshots', 'signup_and_login_A_new_visitor_signs_up_then_logs_in'));
+  assert.ok(shots.some((f) => f.endsWith(`-screenshot-now-L${shotLine}-signed_in.png`)), JSON.stringify(shots));
   const junit = fs.readFileSync(path.join(REPO_ROOT, 'reports', 'junit.xml'), 'utf8');
   assert.match(junit, /<testsuite[^>]*failures="0"/);
 
