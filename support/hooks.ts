@@ -1,7 +1,5 @@
 import path from 'path';
 import { cucumber, ITestCaseHookParameter } from './cucumber-api';
-
-const { After, AfterAll, AfterStep, Before, BeforeStep, setDefaultTimeout, setWorldConstructor, Status } = cucumber;
 import { Client } from '../lib/client/client';
 import { fileCacheKey } from '../lib/cache/cache-key';
 import { drawBoxes } from '../lib/image/overlay';
@@ -11,17 +9,19 @@ import { sessionFactsText } from '../lib/report/session-facts';
 import { scenarioSettings } from './settings';
 import { RESOLUTION_STEP } from '../steps/setup';
 
+const { After, AfterAll, AfterStep, Before, BeforeStep, setDefaultTimeout, setWorldConstructor, Status } = cucumber;
+
 setWorldConstructor(GlanceWorld);
 // Finds poll for up to 10 s by default, and "within N seconds" asks for more: steps get room.
 setDefaultTimeout(180_000);
 
 /** A reused sandbox stays this long between scenarios; the last one is stopped when the worker ends. */
 const REUSE_KEEP_ALIVE_MS = 60_000;
-let workerSandbox: { id: string; resolution: string; apiKey?: string } | null = null;
+let workerSandbox: { id: string; resolution: string } | null = null;
 
 Before(async function (this: GlanceWorld, { pickle }) {
   await startScenario(this, pickle);
-  // The facts the report's metadata is made of (see scripts/report.js).
+  // The facts the report's metadata is made of (see lib/report/).
   const instance = this.client.getInstance()!;
   this.attach(sessionFactsText({ os: instance.os, resolution: instance.resolution, locator: this.client.getLocator(), sandbox: instance.instanceId }), 'text/plain');
 });
