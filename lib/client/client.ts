@@ -616,7 +616,7 @@ export class Client {
       }
       const engine = this.locateEngine();
       const seen = outcome.screen && engine.seenInstead
-        ? await engine.seenInstead(outcome.screen, parseQuery(wrapDescription(description, settings.type))).catch(() => [])
+        ? await engine.seenInstead(outcome.screen, outcome.query).catch(() => [])
         : [];
       notFound = this.notFoundMessage(outcome, settings, debugScreenshot, seen);
       this.log(notFound.split('\n')[0]);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { similarity, threshold } from '../../lib/locate/ocr/text-match';
+import { containsText, similarity, threshold } from '../../lib/locate/ocr/text-match';
 import { findText, groupLines, phrases } from '../../lib/locate/ocr/analysis';
 import { OcrWord } from '../../lib/locate/ocr/tesseract';
 
@@ -40,4 +40,12 @@ test('phrases split at wide gaps and leave out an excluded box', () => {
   const lines = groupLines([word('Already', 10, 10), word('have', 70, 10), word('Log', 200, 10), word('in', 228, 10)]);
   assert.deepEqual(phrases(lines).map((p) => p.text), ['Already have', 'Log in']);
   assert.deepEqual(phrases(lines, { x: 0, y: 0, width: 120, height: 40 }).map((p) => p.text), ['Log in']);
+});
+
+test('containsText tolerates a caret or border read as a stray character, and still tells different text apart', () => {
+  assert.equal(containsText('Ada L]', 'Ada L.'), true);
+  assert.equal(containsText('Saved: Countess, English, 1 email topics', 'Saved: Countess'), true);
+  assert.equal(containsText('On call this week: Alice Martin', 'alice martin'), true);
+  assert.equal(containsText('On call this week: nobody yet', 'Alice Martin'), false);
+  assert.equal(containsText('Ada', 'Ada Lovelace'), false);
 });
