@@ -98,3 +98,16 @@ test('an undefined step suggests the nearest phrasings Glance has', () => {
   const suggestions = run.stdout.split('nearest phrasings it has:')[1].split('Or define it')[0];
   assert.match(suggestions.split('\n')[1], /\/\/ {3}I click \(on \)\(the \)\{description\}$/, 'the nearest comes first');
 });
+
+test('with autoScreenshots every step attaches its after-step screenshot', () => {
+  const feature = path.join(state.stateDir, 'auto.feature');
+  fs.writeFileSync(feature, "Feature: Evidence\n  Scenario: Every step shows its screen\n    Given I open 'acme/login.html' in the browser\n    When I click the 'Email' field\n    Then I should see 'Log in to Acme'\n");
+  const json = path.join(state.stateDir, 'auto.json');
+  const run = spawnSync(process.execPath, [cucumberBin, feature, '--format', `json:${json}`],
+    { cwd: REPO_ROOT, env: { ...env, GLANCE_AUTO_SCREENSHOTS: 'true' }, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  const [result] = JSON.parse(fs.readFileSync(json, 'utf8'));
+  const steps = result.elements[0].steps.filter((s: any) => !s.hidden && s.keyword.trim() !== 'Before' && s.keyword.trim() !== 'After');
+  assert.equal(steps.length, 3);
+  for (const step of steps) assert.ok(step.embeddings?.some((e: any) => e.mime_type === 'image/png'), `'${step.name}' has its screenshot`);
+});
