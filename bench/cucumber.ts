@@ -1,10 +1,9 @@
 import { spawnSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
-import { REPO_ROOT, testState } from '../test/helpers/glance';
+import { CUCUMBER_BIN as cucumberBin, REPO_ROOT, testState } from '../test/helpers/glance';
 import { Figure, figure, withRatio } from './stats';
 
-const cucumberBin = path.join(path.dirname(require.resolve('@cucumber/cucumber/package.json')), 'bin', 'cucumber.js');
 
 /** Runs cucumber-js on `feature` with its own state folder; returns the wall time and the JSON report. */
 function runFeature(feature: string, state: { stateDir: string; apiKey: string }): { ms: number; report: any[] } {

@@ -12,4 +12,5 @@ fs.rmSync(path.join(root, 'reports', 'json'), { recursive: true, force: true });
 const cucumber = path.join(path.dirname(require.resolve('@cucumber/cucumber/package.json')), 'bin', 'cucumber.js');
 const run = spawnSync(process.execPath, [cucumber, '--profile', 'ci', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 const report = spawnSync(process.execPath, [path.join(root, 'bin', 'glance.js'), 'report'], { cwd: root, stdio: 'inherit' });
-process.exit(run.status || report.status || 0);
+// A run ended by a signal has no status: that is a failure too.
+process.exit(run.status !== 0 ? run.status ?? 1 : report.status ?? 1);

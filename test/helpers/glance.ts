@@ -10,6 +10,8 @@ import { waitFor } from '../../lib/util/wait';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const FIXTURES = path.join(REPO_ROOT, 'features', 'fixtures');
+/** The cucumber-js command line script, run with node by the tests and benchmarks of the step library. */
+export const CUCUMBER_BIN = path.join(path.dirname(require.resolve('@cucumber/cucumber/package.json')), 'bin', 'cucumber.js');
 
 /** A private state folder with a fresh API key, under the suite's temp root. */
 export function testState(): { stateDir: string; apiKey: string } {

@@ -6,13 +6,12 @@ import path from 'path';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../../lib/sandbox/agent/launcher';
 import { openDb } from '../../lib/service/store';
-import { REPO_ROOT, testState } from '../helpers/glance';
+import { CUCUMBER_BIN as cucumberBin, REPO_ROOT, testState } from '../helpers/glance';
 
 // The example features, run as a QA engineer runs them, and the report a
 // product owner reads, opened in a real browser.
 const state = testState();
 const env = { ...process.env, GLANCE_STATE_DIR: state.stateDir, GLANCE_API_KEY: state.apiKey };
-const cucumberBin = path.join(path.dirname(require.resolve('@cucumber/cucumber/package.json')), 'bin', 'cucumber.js');
 
 function cacheEntries(): number {
   const db = openDb(state.stateDir);

@@ -18,24 +18,16 @@ export class InputPacer {
 
   constructor(private readonly gapMs = INPUT_SWITCH_GAP_MS) {}
 
-  /** Call before sending input of `kind`, and `done(kind)` after. */
-  async before(kind: InputKind): Promise<void> {
-    if (!this.last || this.last.kind === kind) return;
-    const wait = this.last.at + this.gapMs - Date.now();
-    if (wait > 0) await sleep(wait);
-  }
-
-  done(kind: InputKind): void {
-    this.last = { kind, at: Date.now() };
-  }
-
   /** Runs `send` as input of `kind`, paced. */
   async send<T>(kind: InputKind, send: () => Promise<T>): Promise<T> {
-    await this.before(kind);
+    if (this.last && this.last.kind !== kind) {
+      const wait = this.last.at + this.gapMs - Date.now();
+      if (wait > 0) await sleep(wait);
+    }
     try {
       return await send();
     } finally {
-      this.done(kind);
+      this.last = { kind, at: Date.now() };
     }
   }
 }
