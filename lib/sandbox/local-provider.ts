@@ -5,6 +5,7 @@ import { randomBytes } from 'crypto';
 import { SandboxError } from '../config/errors';
 import { AgentClient } from './agent-client';
 import { processAlive, SandboxRecord, SandboxRegistry } from './registry';
+import { ProcessIdentity, readProcess, sameProcess } from './process-identity';
 import type { SupervisorConfig } from './agent/main';
 
 export interface LocalSandboxSpec {
@@ -41,7 +42,10 @@ export class LocalProvider {
     };
     child.stdin!.end(`${JSON.stringify(config)}\n`);
 
-    const ready = await new Promise<{ ready: boolean; error?: string; pid: number; xvfbPid: number; port: number; display: string; vncPort: number | null }>((resolve, reject) => {
+    const ready = await new Promise<{
+      ready: boolean; error?: string; pid: number; xvfbPid: number; port: number; display: string; vncPort: number | null;
+      identity?: { agent: ProcessIdentity | null; xvfb: ProcessIdentity | null };
+    }>((resolve, reject) => {
       let output = '';
       const timer = setTimeout(() => reject(new SandboxError(`Sandbox ${id} did not become ready within ${READY_TIMEOUT_MS / 1000} s. See ${path.join(workDir, 'agent.log')}.`)), READY_TIMEOUT_MS);
       child.stdout!.setEncoding('utf8');
@@ -69,6 +73,8 @@ export class LocalProvider {
       width: spec.width, height: spec.height, vncPort: ready.vncPort, workDir,
       createdAt: new Date().toISOString(), state: 'running',
     };
+    const { agent, xvfb } = ready.identity ?? {};
+    if (agent && xvfb) record.identity = { agent, xvfb };
     this.registry.write(record);
     this.registry.setLast(id);
     return record;
@@ -100,16 +106,51 @@ export class LocalProvider {
   }
 }
 
+type Role = 'agent' | 'xvfb';
+const pidOf = (record: SandboxRecord, role: Role) => (role === 'agent' ? record.pid : record.xvfbPid);
+
 /**
  * A supervisor that was killed outright leaves its X server behind; ending
  * the X server's process group closes every client of that display with it.
+ * Only groups still led by this sandbox's own processes are signalled: the
+ * pids in the record may since have gone to someone else.
  */
 export function reapLeftovers(record: SandboxRecord): void {
-  for (const pid of [record.pid, record.xvfbPid]) {
+  for (const role of ['agent', 'xvfb'] as const) {
+    if (!isSandboxProcess(record, role)) continue;
     try {
-      process.kill(-pid, 'SIGKILL');
+      process.kill(-pidOf(record, role), 'SIGKILL');
     } catch {
       /* already gone */
     }
   }
+}
+
+/** True when `record`'s supervisor or X server pid still belongs to that process and leads its process group. */
+export function isSandboxProcess(record: SandboxRecord, role: Role): boolean {
+  const pid = pidOf(record, role);
+  const now = readProcess(pid);
+  // Both were started detached, so each leads a group named by its pid; we signal that group.
+  if (!now || now.pgrp !== pid) return false;
+  const recorded = record.identity?.[role];
+  return recorded ? sameProcess(now, recorded) : isLegacySandboxProcess(record, role, now.cmdline);
+}
+
+/**
+ * A record from before identities were kept: the process is ours only if it
+ * clearly is. Neither command line names the display (Xvfb picks it with
+ * -displayfd, and then writes no lock file), but both send their stderr to
+ * this sandbox's own agent.log, which names the sandbox more surely than a
+ * display number that the next sandbox may reuse.
+ */
+function isLegacySandboxProcess(record: SandboxRecord, role: Role, cmdline: string[]): boolean {
+  let stderr: string;
+  try {
+    stderr = fs.readlinkSync(`/proc/${pidOf(record, role)}/fd/2`);
+  } catch {
+    return false;
+  }
+  if (!stderr.endsWith(`/sandboxes/${record.id}/agent.log`)) return false;
+  if (role === 'agent') return cmdline.some((arg) => /(^|\/)sandbox\/agent\/main\.[jt]s$/.test(arg));
+  return path.basename(cmdline[0] ?? '') === 'Xvfb' && cmdline.join(' ').includes(`-screen 0 ${record.width}x${record.height}x24`);
 }

@@ -1,5 +1,6 @@
 import fs from 'fs';
 import path from 'path';
+import type { ProcessIdentity } from './process-identity';
 
 /**
  * What is running, on disk: `.glance/sandboxes/<id>.json` (mode 0600, it holds
@@ -10,6 +11,11 @@ export interface SandboxRecord {
   pid: number;
   /** The X server: its process group is reaped if the supervisor died without cleaning up. */
   xvfbPid: number;
+  /**
+   * The supervisor and X server as they were at start, so that a reused pid is
+   * never taken for them. Absent in records written by older versions.
+   */
+  identity?: { agent: ProcessIdentity; xvfb: ProcessIdentity };
   display: string;
   port: number;
   token: string;

@@ -11,6 +11,7 @@ import fs from 'fs';
 import net from 'net';
 import path from 'path';
 import { ProcessGroup } from './processes';
+import { processIdentity } from '../process-identity';
 
 export interface SupervisorConfig {
   id: string;
@@ -139,7 +140,9 @@ async function main(): Promise<void> {
     fs.writeSync(log, `${new Date().toISOString()} crashed: ${error.stack}\n`);
     void terminate(`agent crashed: ${error.message}`);
   });
-  process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, xvfbPid, port, display, vncPort, workDir })}\n`);
+  // Recorded so that reaping later can tell these processes from others that reuse their pids.
+  const identity = { agent: processIdentity(process.pid), xvfb: processIdentity(xvfbPid) };
+  process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, xvfbPid, identity, port, display, vncPort, workDir })}\n`);
 }
 
 main().catch(async (error) => {
