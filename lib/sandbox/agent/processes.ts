@@ -1,4 +1,5 @@
 import { ChildProcess, spawn, SpawnOptions } from 'child_process';
+import { readProcess } from '../process-identity';
 
 /**
  * Every process the agent starts (X server, window manager, apps, exec
@@ -18,16 +19,23 @@ export class ProcessGroup {
 
   /** Sends SIGTERM to every group, then SIGKILL to what is still there after `graceMs`. */
   async killAll(graceMs = 1500): Promise<void> {
-    const alive = [...this.children].filter((c) => c.exitCode === null && c.signalCode === null && c.pid);
+    const alive = [...this.children].filter((c) => !exited(c) && c.pid);
     for (const child of alive) signalGroup(child.pid!, 'SIGTERM');
     const deadline = Date.now() + graceMs;
-    while (Date.now() < deadline && alive.some((c) => c.exitCode === null && c.signalCode === null)) {
+    while (Date.now() < deadline && alive.some((c) => !exited(c))) {
       await new Promise((r) => setTimeout(r, 25));
     }
-    for (const child of alive) signalGroup(child.pid!, 'SIGKILL');
+    for (const child of alive) {
+      // The kernel keeps a pid while any process of its group lives; a leader
+      // that exited and whose pid someone holds again left no group to end.
+      if (exited(child) && readProcess(child.pid!)) continue;
+      signalGroup(child.pid!, 'SIGKILL');
+    }
     this.children.clear();
   }
 }
+
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
