@@ -2,6 +2,7 @@ import fs from 'fs';
 import http from 'http';
 import { randomBytes } from 'crypto';
 import { RawImage } from '../image/pixels';
+import { FRAME_DIR, frameFilePath, removeStaleFrameFilesOnce } from './frame-files';
 
 /** Where an agent listens and the token it requires. */
 export interface AgentEndpoint {
@@ -90,9 +91,10 @@ export class AgentClient {
   private frameFile(): { path: string; fd: number } | null {
     if (this.sharedFrame !== undefined) return this.sharedFrame;
     this.sharedFrame = null;
-    if (this.options.sharedMemory !== false && ['127.0.0.1', 'localhost', '::1'].includes(this.endpoint.host) && fs.existsSync('/dev/shm')) {
+    if (this.options.sharedMemory !== false && ['127.0.0.1', 'localhost', '::1'].includes(this.endpoint.host) && fs.existsSync(FRAME_DIR)) {
       try {
-        const path = `/dev/shm/glance-client-${process.pid}-${randomBytes(4).toString('hex')}.frame`;
+        removeStaleFrameFilesOnce();
+        const path = frameFilePath('client', randomBytes(4).toString('hex'));
         this.sharedFrame = { path, fd: fs.openSync(path, 'w+', 0o600) };
       } catch {
         /* no shared memory: frames come over HTTP */

@@ -2,6 +2,7 @@ import fs from 'fs';
 import x11 from 'x11';
 import { Driver, Frame, MouseButton, ScrollDirection, WindowInfo } from './driver';
 import { keysymFor, keysymForChar, SHIFT_KEYSYM } from './x11-keysyms';
+import { frameFilePath, removeStaleFrameFilesOnce } from '../frame-files';
 
 /**
  * The desktop driver for X11: captures over MIT-SHM (falling back to core
@@ -60,6 +61,8 @@ export class X11Driver implements Driver {
     const screen = info.screen[0];
     const xtest = await promisify<XClient>((cb) => X.require('xtest', cb));
     const shm = await X11Driver.openShm(X);
+    // Frame files of agents and clients that crashed would hold their RAM until the machine restarts.
+    if (shm) removeStaleFrameFilesOnce();
     const min = info.min_keycode;
     const rows = await promisify<number[][]>((cb) => X.GetKeyboardMapping(min, info.max_keycode - min + 1, cb));
     const driver = new X11Driver(X, screen.root, screen, xtest, shm, rows[0].length);
@@ -135,11 +138,17 @@ export class X11Driver implements Driver {
   async capture(): Promise<Frame> {
     if (!this.shm) return this.captureCore();
     if (!this.privateFrame) {
-      const path = `/dev/shm/glance-agent-${process.pid}-${Date.now()}.frame`;
+      const path = frameFilePath('agent', String(Date.now()));
       const fd = fs.openSync(path, 'w+', 0o600);
-      fs.ftruncateSync(fd, this.frameBytes);
-      await this.attachFrameFile(path);
-      fs.unlinkSync(path); // anonymous from here: gone when the agent and server let go
+      try {
+        fs.ftruncateSync(fd, this.frameBytes);
+        await this.attachFrameFile(path);
+      } catch (error) {
+        fs.closeSync(fd);
+        throw error;
+      } finally {
+        fs.rmSync(path, { force: true }); // anonymous from here: gone when the agent and server let go
+      }
       this.privateFrame = { path, fd };
     }
     const segment = this.sharedFrames.get(this.privateFrame.path)!;
