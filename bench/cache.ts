@@ -1,6 +1,6 @@
 import { Client } from '../lib/sdk';
 import { serveFolder } from '../lib/util/static-server';
-import { ocrReader } from '../lib/locate/ocr/tesseract';
+import { LocalService } from '../lib/service/local-service';
 import { FIXTURES, newClient, testState } from '../test/helpers/glance';
 import { Figure, figure, withRatio } from './stats';
 
@@ -26,7 +26,7 @@ export async function cacheBench(): Promise<Figure[]> {
     const hit: number[] = [];
     await client.find('Publish button', -1);
     for (let i = 0; i < 15; i++) {
-      ocrReader().forget(); // an uncached find reads the screen afresh
+      LocalService.embedded(state.stateDir).forgetReadings(); // an uncached find reads the screen afresh
       miss.push(await timed(() => client.find('Publish button', -1)));
     }
     await client.find('Publish button');

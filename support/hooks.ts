@@ -1,7 +1,7 @@
 import path from 'path';
 import { cucumber, ITestCaseHookParameter } from './cucumber-api';
 import { Client } from '../lib/client/client';
-import { fileCacheKey } from '../lib/cache/cache-key';
+import { fileCacheKey } from '../lib/client/cache-key';
 import { drawBoxes } from '../lib/image/overlay';
 import { encodePng } from '../lib/image/pixels';
 import { GlanceWorld } from './world';

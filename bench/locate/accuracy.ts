@@ -2,9 +2,8 @@ import os from 'os';
 import path from 'path';
 import fs from 'fs';
 import { FIXTURES } from '../../test/helpers/glance';
-import { loadScreen, locateOnScreen, allCandidates } from '../../lib/locate/offline';
-import { ocrReader, stopOcr } from '../../lib/locate/ocr/tesseract';
-import { Screen } from '../../lib/locate/engine';
+import { loadScreen, OfflineLocator } from '../../lib/service/offline';
+import type { Screen } from '../../lib/types/screen';
 import { Category, PAGES } from './cases';
 import { renderPages } from './render';
 import { Figure, figure, withRatio } from '../stats';
@@ -18,9 +17,11 @@ export interface CaseResult {
   ms: number;
 }
 
+const locator = new OfflineLocator();
+
 /** A copy of the screen in a new buffer, with the band memo cleared: a screen the engine has never seen. */
 function unseen(screen: Screen): Screen {
-  ocrReader().forget();
+  locator.forget();
   return { ...screen, data: Buffer.from(screen.data) };
 }
 
@@ -33,11 +34,11 @@ export async function scoreCases(): Promise<{ results: CaseResult[]; screens: Ma
   for (const [i, page] of PAGES.entries()) {
     const screen = await loadScreen(rendered[i].screen);
     screens.set(page.page, screen);
-    await locateOnScreen(unseen(screen), 'warm up');
+    await locator.locate(unseen(screen), 'warm up');
     for (const c of page.cases) {
       const fresh = unseen(screen);
       const started = performance.now();
-      const outcome = await locateOnScreen(fresh, c.description);
+      const outcome = await locator.locate(fresh, c.description);
       const ms = performance.now() - started;
       const box = outcome.candidate?.box;
       const truth = c.selector ? rendered[i].boxes[c.selector] : null;
@@ -67,15 +68,15 @@ export async function locateBench(): Promise<Figure[]> {
       const screen = screens.get(page.page)!;
       for (const c of page.cases.filter((x) => x.category !== 'negative').slice(0, 4)) {
         let t = performance.now();
-        await locateOnScreen(screen, c.description);
+        await locator.locate(screen, c.description);
         seen.push(performance.now() - t);
         t = performance.now();
-        await locateOnScreen(unseen(screen), c.description, { zoom: true });
+        await locator.locate(unseen(screen), c.description, { zoom: true });
         zoomed.push(performance.now() - t);
       }
       for (const c of page.cases.filter((x) => x.category === 'ordinal' || x.category === 'text').slice(0, 3)) {
         const t = performance.now();
-        await allCandidates(unseen(screen), c.description.replace(/\b(first|second|third|fourth|fifth|last|3rd)\b/, ''));
+        await locator.all(unseen(screen), c.description.replace(/\b(first|second|third|fourth|fifth|last|3rd)\b/, ''));
         all.push(performance.now() - t);
       }
     }
@@ -94,6 +95,6 @@ export async function locateBench(): Promise<Figure[]> {
     fs.writeFileSync(path.join(__dirname, '..', 'results', 'locate-accuracy.json'), JSON.stringify(summary, null, 2));
     return figures;
   } finally {
-    await stopOcr();
+    await locator.stop();
   }
 }

@@ -4,13 +4,13 @@ import zlib from 'zlib';
 import { createHash } from 'crypto';
 import { pathToFileURL } from 'url';
 import pixelmatch from 'pixelmatch';
-import { PNG } from 'pngjs';
-import { Candidate, Screen } from '../locate/engine';
-import { Box } from '../locate/geometry';
-import { openDb } from '../service/store';
+import type { Screen } from '../types/screen';
+import type { Candidate, CacheInfo } from '../types/locate';
+import type { Box } from '../types/screen';
+import { openDb } from '../store/db';
+import { clampBox, cropPixels, pixelsToPng } from '../image/crop';
 import { CacheRow, CacheStore, NewEntry, ScreenRow } from './store';
 import { Grey, searchNear, searchScreen } from './template';
-import type { CacheInfo } from '../client/element';
 
 /**
  * The element cache: a find on a screen seen before (within the thresholds)
@@ -44,11 +44,20 @@ const NEAR_RADIUS = 6;
 const DECODED_SCREENS = 8;
 export const DEFAULT_MAX_ENTRIES = 5000;
 
+/**
+ * A located element waiting for its test to pass. Its screen is deflated off
+ * the hot path (zlib runs on the thread pool) and held only in that form, so
+ * a long session's pending entries cost a fraction of their raw screens.
+ */
 interface Pending {
   partition: Partition;
-  screen: Screen;
-  candidates: Candidate[];
+  screen: Promise<ScreenRow>;
+  format: Screen['format'];
+  items: { candidate: Candidate; box: Box; crop: Buffer }[];
 }
+
+/** At most this many entries wait for commit; past it the oldest is dropped (it is simply not cached). */
+export const MAX_PENDING = 256;
 
 export interface GroupLookup {
   candidates: Candidate[] | null;
@@ -62,6 +71,10 @@ export class ElementCache {
   private store: CacheStore | null = null;
   private readonly decoded = new Map<string, Buffer>();
   private pending: Pending[] = [];
+  /** Deflations under way, by the screen buffer they read: one per screen, however many finds used it. */
+  private readonly deflating = new WeakMap<Buffer, Promise<ScreenRow>>();
+  /** The live screen with its fourth byte set opaque, for pixelmatch; reused so the captured screen is never written. */
+  private scratch: Buffer | null = null;
 
   constructor(private readonly stateDir: string, private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
 
@@ -92,8 +105,7 @@ export class ElementCache {
     if (!rows.length) return miss(null);
     const stored = this.storedScreen(rows[0].screen_hash);
     if (!stored || stored.width !== screen.width || stored.height !== screen.height) return miss(null);
-    opaque(screen.data);
-    const differing = pixelmatch(screen.data, stored.data, null, screen.width, screen.height, { threshold: 0.1, includeAA: true });
+    const differing = pixelmatch(this.opaqueCopy(screen.data), stored.data, null, screen.width, screen.height, { threshold: 0.1, includeAA: true });
     const diff = differing / (screen.width * screen.height);
     const diffPercent = Math.round(diff * 10000) / 100;
     if (diff > thresholds.screen) return miss(diffPercent);
@@ -141,7 +153,13 @@ export class ElementCache {
   /** Notes a located element (or a findAll's elements); written by commit(), when the test has passed. */
   record(partition: Partition, screen: Screen, candidates: Candidate[]): void {
     this.pending = this.pending.filter((p) => !samePartition(p.partition, partition));
-    if (candidates.length) this.pending.push({ partition, screen, candidates });
+    if (!candidates.length) return;
+    const items = candidates.map((candidate) => {
+      const box = clampBox(candidate.box, screen);
+      return { candidate, box, crop: cropPixels(screen, box) };
+    });
+    this.pending.push({ partition, screen: this.deflate(screen), format: screen.format, items });
+    if (this.pending.length > MAX_PENDING) this.pending.shift();
   }
 
   pendingCount(): number {
@@ -159,28 +177,42 @@ export class ElementCache {
     const pending = this.pending;
     this.pending = [];
     if (!pending.length) return 0;
-    const screens = new Map<Buffer, ScreenRow>();
-    for (const { screen } of pending) {
-      if (screens.has(screen.data)) continue;
-      opaque(screen.data);
-      const hash = createHash('sha1').update(screen.data).digest('hex');
-      const data = await new Promise<Buffer>((resolve, reject) => zlib.deflate(screen.data, { level: 1 }, (e, out) => (e ? reject(e) : resolve(out))));
-      screens.set(screen.data, { hash, width: screen.width, height: screen.height, format: screen.format, data });
-    }
+    const screens = await Promise.all(pending.map((p) => p.screen));
     fs.mkdirSync(this.cropDir(), { recursive: true });
-    const groups = pending.map(({ partition, screen, candidates }) => {
-      const boxes = candidates.map((c) => clampBox(c.box, screen));
-      const rows: NewEntry[] = candidates.map((candidate, item) => ({
+    const groups = pending.map(({ partition, format, items }, g) => ({
+      rows: items.map(({ candidate, box, crop }, item): NewEntry => ({
         cache_key: partition.key, description: partition.description, os: partition.os, resolution: partition.resolution, item,
-        ...boxes[item], text: candidate.text ?? null, confidence: candidate.confidence, engine: candidate.engine, reason: candidate.reason,
-        screen_hash: screens.get(screen.data)!.hash, crop: cropPixels(screen, boxes[item]), created_at: new Date().toISOString(),
-      }));
-      return { rows, screen: screens.get(screen.data)!, cropPath: (id: number) => path.join(this.cropDir(), `${id}.png`), source: screen, boxes };
-    });
+        ...box, text: candidate.text ?? null, confidence: candidate.confidence, engine: candidate.engine, reason: candidate.reason,
+        screen_hash: screens[g].hash, crop, created_at: new Date().toISOString(),
+      })),
+      screen: screens[g],
+      cropPath: (id: number) => path.join(this.cropDir(), `${id}.png`),
+      pngs: items.map(({ box, crop }) => pixelsToPng(crop, box.width, box.height, format)),
+    }));
     const { ids, unused } = this.db().commit(groups, this.maxEntries);
     for (const file of unused) fs.rmSync(file, { force: true });
-    groups.forEach((group, g) => ids[g].forEach((id, item) => fs.writeFileSync(group.cropPath(id), cropPng(group.source, group.boxes[item]))));
+    groups.forEach((group, g) => ids[g].forEach((id, item) => fs.writeFileSync(group.cropPath(id), group.pngs[item])));
     return ids.reduce((sum, list) => sum + list.length, 0);
+  }
+
+  /** The screen as stored: deflated raw pixels, named by the hash of that form. */
+  private deflate(screen: Screen): Promise<ScreenRow> {
+    let row = this.deflating.get(screen.data);
+    if (!row) {
+      const { width, height, format } = screen;
+      row = new Promise<Buffer>((resolve, reject) => zlib.deflate(screen.data, { level: 1 }, (e, out) => (e ? reject(e) : resolve(out))))
+        .then((data) => ({ hash: createHash('sha1').update(data).digest('hex'), width, height, format, data }));
+      row.catch(() => undefined); // a failed deflation surfaces at commit
+      this.deflating.set(screen.data, row);
+    }
+    return row;
+  }
+
+  private opaqueCopy(data: Buffer): Buffer {
+    if (!this.scratch || this.scratch.length !== data.length) this.scratch = Buffer.allocUnsafe(data.length);
+    data.copy(this.scratch);
+    opaque(this.scratch);
+    return this.scratch;
   }
 
   private evict(rows: CacheRow[]): void {
@@ -194,14 +226,19 @@ export class ElementCache {
     let data = this.decoded.get(hash);
     if (!data) {
       data = zlib.inflateSync(row.data);
+      opaque(data); // screens are stored as captured, with X11's fourth byte at 0
       this.decoded.set(hash, data);
       if (this.decoded.size > DECODED_SCREENS) this.decoded.delete(this.decoded.keys().next().value as string);
     }
     return { width: row.width, height: row.height, format: row.format, data };
   }
 
+  /** Closes the database handle; pending entries are kept and a later call opens it again. */
   close(): void {
+    this.store?.close();
     this.store = null;
+    this.decoded.clear();
+    this.scratch = null;
   }
 }
 
@@ -214,31 +251,6 @@ function samePartition(a: Partition, b: Partition): boolean {
 /** X11 leaves the fourth byte of each pixel at 0; pixelmatch reads it as alpha, so it is set opaque. */
 function opaque(data: Buffer): void {
   for (let i = 3; i < data.length; i += 4) data[i] = 255;
-}
-
-function clampBox(box: Box, screen: Screen): Box {
-  const x = Math.max(0, Math.min(screen.width - 1, box.x));
-  const y = Math.max(0, Math.min(screen.height - 1, box.y));
-  return { x, y, width: Math.max(1, Math.min(screen.width - x, box.width)), height: Math.max(1, Math.min(screen.height - y, box.height)) };
-}
-
-function cropPixels(screen: Screen, box: Box): Buffer {
-  const out = Buffer.allocUnsafe(box.width * box.height * 4);
-  for (let y = 0; y < box.height; y++) screen.data.copy(out, y * box.width * 4, ((box.y + y) * screen.width + box.x) * 4, ((box.y + y) * screen.width + box.x + box.width) * 4);
-  return out;
-}
-
-function cropPng(screen: Screen, box: Box): Buffer {
-  const png = new PNG({ width: box.width, height: box.height });
-  const [r, b] = screen.format === 'bgrx' ? [2, 0] : [0, 2];
-  const raw = cropPixels(screen, box);
-  for (let i = 0; i < raw.length; i += 4) {
-    png.data[i] = raw[i + r];
-    png.data[i + 1] = raw[i + 1];
-    png.data[i + 2] = raw[i + b];
-    png.data[i + 3] = 255;
-  }
-  return PNG.sync.write(png);
 }
 
 /** Grey levels of 4-byte pixels, optionally of a region only. */

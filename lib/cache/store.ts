@@ -1,4 +1,4 @@
-import { Db } from '../service/store';
+import { Db } from '../store/db';
 
 /**
  * Cache entries in `.glance/glance.db`. An entry is one located element,
@@ -70,6 +70,10 @@ export class CacheStore {
    * Writes groups of entries (and their screens) in one transaction. A group
    * replaces whatever its partition held; returns the crop files no longer used.
    */
+  close(): void {
+    this.db.close();
+  }
+
   commit(groups: { rows: NewEntry[]; screen: ScreenRow; cropPath: (id: number) => string }[], maxEntries: number): { ids: number[][]; unused: string[] } {
     return this.db.transaction(() => {
       const unused: string[] = [];

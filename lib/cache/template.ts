@@ -1,4 +1,4 @@
-import { Box } from '../locate/geometry';
+import type { Box } from '../types/screen';
 
 /**
  * Template matching by normalised cross-correlation on grey pixels: where the

@@ -1,7 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import zlib from 'zlib';
-import { openDb } from '../service/store';
+import { openDb } from '../store/db';
 import { CacheStore } from '../cache/store';
 import { encodePng, bgrxToRgba } from '../image/pixels';
 import { parseFlags, stateDir } from './main';

@@ -1,7 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import dotenv from 'dotenv';
-import { openDb } from '../service/store';
+import { openDb } from '../store/db';
 import { createApiKey, findKey, keyHint } from '../service/api-keys';
 import { parseFlags, stateDir } from './main';
 

@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import { CallSite } from './call-site';
+import { CallSite } from '../util/call-site';
 import { Redactor } from './redact';
 
 /**
@@ -16,17 +16,22 @@ export class ScreenshotFolder {
 
   constructor(private readonly stateDir: string, private readonly redactor: Redactor) {}
 
-  /** `site` is the caller's file and line, taken before any await (async frames lose it). */
-  pathFor(action: string, phase: string, description: string, site: CallSite | null): string {
+  /** `<test>/<seq>-…png`, relative to the screenshots folder. `site` is the caller's file and line, taken before any await (async frames lose it). */
+  nameFor(action: string, phase: string, description: string, site: CallSite | null): string {
     const test = slug(this.testName ?? (site ? path.basename(site.file).replace(/\.[^.]+$/, '') : 'session'), 60);
     const parts = [String(++this.seq).padStart(4, '0'), slug(action, 30), slug(phase, 10)];
     const line = this.testLine ?? site?.line;
     if (line) parts.push(`L${line}`);
     const label = slug(this.redactor.text(description), 40);
     if (label) parts.push(label);
-    const dir = path.join(this.stateDir, 'screenshots', test);
-    fs.mkdirSync(dir, { recursive: true });
-    return path.join(dir, `${parts.join('-')}.png`);
+    return `${test}/${parts.join('-')}.png`;
+  }
+
+  /** The full path of a new screenshot file, its folder made. */
+  pathFor(action: string, phase: string, description: string, site: CallSite | null): string {
+    const file = path.join(this.stateDir, 'screenshots', this.nameFor(action, phase, description, site));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    return file;
   }
 }
 

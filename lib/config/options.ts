@@ -1,8 +1,9 @@
 import {
-  booleanOr, checkShape, either, isBoolean, isIntegerAtLeast, isNumberIn, isOneOf, isResolution, isString, isStringRecord,
+  booleanOr, Check, checkShape, either, isBoolean, isIntegerAtLeast, isNumberIn, isOneOf, isResolution, isString, isStringRecord,
   Shape,
 } from './validate';
 import { InvalidOptionError } from './errors';
+import { LocatorChoice, LOCATORS, PLANNED_ENGINES } from './locators';
 
 export type Os = 'linux' | 'windows';
 export type Preview = 'browser' | 'ide' | 'none';
@@ -59,8 +60,8 @@ export interface ClientOptions {
   keepAlive?: number;
   /** Folder for Glance's state (default `.glance` in the working directory). */
   stateDir?: string;
-  /** Locate engine: `ocr`, `vision` or `auto` (default GLANCE_LOCATOR, else `auto`). */
-  locator?: 'ocr' | 'vision' | 'auto';
+  /** Locate engines: `auto` (every engine that can answer, best first) or one engine by name, e.g. `ocr` (default GLANCE_LOCATOR, else `auto`). */
+  locator?: LocatorChoice;
 }
 
 /** Options of `find()` (interface spec 4.3); a bare number is `cacheThreshold`. */
@@ -80,7 +81,6 @@ export interface FindAllOptions {
   cacheKey?: string;
   cacheThreshold?: number;
   type?: 'text' | 'image' | 'ui' | 'any';
-  zoom?: boolean;
 }
 
 /** Options of `connect()` (interface spec 4.2). */
@@ -112,15 +112,17 @@ const redrawObject: Shape = {
 };
 const previewModes = ['browser', 'ide', 'none'] as const;
 
+function isApiRoot(path: string, value: unknown): void {
+  isString(path, value);
+  if (!/^https?:\/\/[^\s]+$/.test(value as string)) {
+    throw new InvalidOptionError(path, `Invalid option '${path}': got '${value}'; expected an http(s) URL such as 'http://127.0.0.1:4780'.`);
+  }
+}
+
 export const clientShape: Shape = {
   os: isOneOf(['linux', 'windows']),
   resolution: isResolution,
-  apiRoot: (path, value) => {
-    isString(path, value);
-    if (!/^https?:\/\/[^\s]+$/.test(value as string)) {
-      throw new InvalidOptionError(path, `Invalid option '${path}': got '${value}'; expected an http(s) URL such as 'http://127.0.0.1:4780'.`);
-    }
-  },
+  apiRoot: isApiRoot,
   analytics: isBoolean,
   logging: isBoolean,
   autoScreenshots: isBoolean,
@@ -142,15 +144,30 @@ export const clientShape: Shape = {
   ai,
   keepAlive: isIntegerAtLeast(0),
   stateDir: isString,
-  locator: isOneOf(['ocr', 'vision', 'auto']),
+  locator: isLocator,
 };
+
+/** `auto` or an engine this version has; a planned engine's name says it is not here yet. */
+function isLocator(path: string, value: unknown): void {
+  if (typeof value === 'string' && PLANNED_ENGINES[value]) {
+    throw new InvalidOptionError(path, `Invalid option '${path}': '${value}' (${PLANNED_ENGINES[value]}) is not available in this version of Glance; use one of ${LOCATORS.map((l) => `'${l}'`).join(', ')}.`);
+  }
+  isOneOf(LOCATORS)(path, value);
+}
 
 const cacheThreshold = isNumberIn(0, 1, [-1]);
 const findShape: Shape = {
   cacheKey: isString, cacheThreshold, timeout: isIntegerAtLeast(0), confidence: fraction,
   type: isOneOf(['text', 'image', 'ui', 'any']), zoom: isBoolean, verify: isBoolean, ai,
 };
-const findAllShape: Shape = { cacheKey: isString, cacheThreshold, type: isOneOf(['text', 'image', 'ui', 'any']), zoom: isBoolean };
+/** findAll looks once and returns every match: a zoomed or verified look is one element's, so they are refused by name. */
+const oneElementOnly = (what: string): Check => (path) => {
+  throw new InvalidOptionError(path, `findAll() does not take '${path}': ${what} refines one element. Use find(description, { ${path}: true }) for one element, or leave '${path}' out.`);
+};
+const findAllShape: Shape = {
+  cacheKey: isString, cacheThreshold, type: isOneOf(['text', 'image', 'ui', 'any']),
+  zoom: oneElementOnly('zoom'), verify: oneElementOnly('verify'),
+};
 
 export interface ResolvedFindOptions {
   cacheKey?: string;
@@ -219,7 +236,7 @@ export interface ResolvedClientOptions {
   ai: AiOptions;
   keepAlive: number;
   stateDir: string;
-  locator: 'ocr' | 'vision' | 'auto';
+  locator: LocatorChoice;
   /** Set when the deprecated `headless` option was used. */
   usedHeadless: boolean;
 }
@@ -237,6 +254,11 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
   assertPlainObject('client options', input);
   checkShape(clientShape, input);
   const o = input as ClientOptions;
+  // Settings from the environment are checked as strictly as options, and named by their variable.
+  const envLocator = process.env.GLANCE_LOCATOR || undefined;
+  if (o.locator === undefined && envLocator !== undefined) isLocator('GLANCE_LOCATOR', envLocator);
+  const envApiRoot = process.env.GLANCE_API_ROOT || undefined;
+  if (o.apiRoot === undefined && envApiRoot !== undefined) isApiRoot('GLANCE_API_ROOT', envApiRoot);
   const resolution = o.resolution ?? '1366x768';
   const [width, height] = resolution.split('x').map(Number);
   const cache = typeof o.cache === 'object' ? o.cache : { enabled: o.cache ?? true };
@@ -246,7 +268,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
     resolution,
     width,
     height,
-    apiRoot: o.apiRoot,
+    apiRoot: o.apiRoot ?? envApiRoot,
     analytics: o.analytics ?? true,
     logging: o.logging ?? true,
     autoScreenshots: o.autoScreenshots ?? false,
@@ -277,7 +299,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
     ai: o.ai ?? {},
     keepAlive: o.keepAlive ?? DEFAULT_KEEP_ALIVE_MS,
     stateDir: o.stateDir ?? (process.env.GLANCE_STATE_DIR || '.glance'),
-    locator: o.locator ?? ((process.env.GLANCE_LOCATOR || 'auto') as 'ocr' | 'vision' | 'auto'),
+    locator: o.locator ?? ((envLocator ?? 'auto') as LocatorChoice),
     usedHeadless: o.headless !== undefined,
   };
 }

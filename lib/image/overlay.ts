@@ -1,5 +1,5 @@
-import { Screen } from '../locate/engine';
-import { Box } from '../locate/geometry';
+import type { Screen } from '../types/screen';
+import type { Box } from '../types/screen';
 import { RawImage } from './pixels';
 
 /** A copy of the screen as RGBA with rectangles drawn on it (debug screenshots, `glance locate --overlay`). */

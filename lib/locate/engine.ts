@@ -1,28 +1,40 @@
-import { Box } from './geometry';
-import { Query } from './query';
+import type { Box, Screen } from '../types/screen';
+import type { Candidate } from '../types/locate';
+import type { AiOptions } from '../config/options';
+import type { Query } from './query';
 
 /**
  * The one interface every locate engine implements. The find pipeline
- * (polling, zoom, verify, confidence) sits above it and is written once.
+ * (polling, cache, zoom, verify, confidence) sits above it and is written once.
  */
-export interface Screen {
-  width: number;
-  height: number;
-  /** 4 bytes a pixel, in `format` order. */
-  data: Buffer;
-  format: 'bgrx' | 'rgba';
+export type { Candidate, Screen };
+
+/** What an engine can answer: the chain only asks engines that can answer a description. */
+export type Capability =
+  /** quoted or plain text shown on the screen */
+  | 'text'
+  /** controls by their label (fields, checkboxes, radios, dropdowns) */
+  | 'label'
+  /** icons and images by what they show */
+  | 'icon'
+  /** colours, shapes, layout: what only a picture shows */
+  | 'visual'
+  | 'readText'
+  | 'assert';
+
+/** The sandbox as an engine may ask it for more than pixels (an accessibility tree, say). */
+export interface SandboxHandle {
+  call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs?: number): Promise<T>;
 }
 
-export interface Candidate {
-  box: Box;
-  text?: string;
-  /** 0-1. */
-  confidence: number;
-  engine: string;
-  /** Why this box: what was read where, and how the box was derived. */
-  reason: string;
-  /** Where the evidence was seen (for OCR, the words read), which verify re-checks. */
-  evidence?: Box;
+export interface EngineContext {
+  screen: Screen;
+  /** The session's sandbox; null when locating on a screenshot file. */
+  sandbox: SandboxHandle | null;
+  /** Epoch ms by which the engine must answer. */
+  deadline: number;
+  /** Sampling settings for model-backed engines (the client's `ai`, overridden per call). */
+  ai: AiOptions;
 }
 
 export interface Verdict {
@@ -33,12 +45,21 @@ export interface Verdict {
 
 export interface LocateEngine {
   readonly name: string;
+  readonly capabilities: readonly Capability[];
+  /** Acquires what the engine runs on (workers, connections); called before first use. */
+  start?(): Promise<void>;
+  /** Releases it; the engine may be started again later. */
+  stop?(): Promise<void>;
   /** Best first for `find`; with `all`, every match in reading order for `findAll`. */
-  locate(screen: Screen, query: Query, options?: { all?: boolean }): Promise<Candidate[]>;
+  locate(context: EngineContext, query: Query, options?: { all?: boolean }): Promise<Candidate[]>;
   /** An independent second look at a located box. */
-  verify?(screen: Screen, candidate: Candidate, query: Query): Promise<Verdict>;
+  verify?(context: EngineContext, candidate: Candidate, query: Query): Promise<Verdict>;
   /** For a not-found message: the few texts on the screen nearest to what was asked, what a person would see instead. */
-  seenInstead?(screen: Screen, query: Query): Promise<string[]>;
+  seenInstead?(context: EngineContext, query: Query): Promise<string[]>;
+  /** The text shown inside a box (a field's value, a cell's content). */
+  readText?(context: EngineContext, box: Box): Promise<string>;
+  /** Forgets memoised readings, so a screen is read as never seen (benchmarks measure that). */
+  forget?(): void;
 }
 
 /** Thrown when an engine cannot answer a kind of description at all (polling would not help). */
@@ -47,4 +68,14 @@ export class LocateRefusal extends Error {
     super(message);
     this.name = 'LocateRefusal';
   }
+}
+
+/** The capability a description needs. */
+export function neededCapability(query: Query): Capability {
+  const picture = query.role === 'icon' || query.role === 'image';
+  if (query.text === null && query.relation === null) return picture ? 'icon' : 'visual';
+  // "the gear icon next to 'Alice'": the shape is the target, the text only the anchor.
+  if (picture && query.text === null && query.visualWords.length) return 'icon';
+  if (query.role === 'field' || query.role === 'dropdown' || query.role === 'checkbox' || query.role === 'radio') return 'label';
+  return 'text';
 }

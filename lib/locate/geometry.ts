@@ -1,10 +1,7 @@
+import type { Box } from '../types/screen';
+
 /** Boxes on the screen, and the spatial relations descriptions use. */
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { Box };
 
 export const right = (b: Box) => b.x + b.width;
 export const bottom = (b: Box) => b.y + b.height;

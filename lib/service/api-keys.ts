@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'crypto';
-import { Db } from './store';
+import { Db } from '../store/db';
 
 /**
  * API keys: `glance_` + 32 random bytes. Only a SHA-256 hash is stored (the key

@@ -1,10 +1,15 @@
 import type { AgentEndpoint } from '../sandbox/agent-client';
-import type { Os, Preview } from '../config/options';
+import type { AiOptions, Os, Preview } from '../config/options';
+import type { LocatorChoice } from '../config/locators';
+import type { Box } from '../types/screen';
+import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 
 /**
- * The Service: API-key auth, and creating, rejoining and attaching sandboxes.
- * Transport-neutral: LocalService runs in-process; a remote transport speaks
- * the same interface over HTTP.
+ * The Service: API-key auth, sandboxes, and everything a session does with
+ * pixels: find (screen capture, cache, engine chain, zoom, verify,
+ * confidence), findAll, readText, assert and the element cache.
+ * Transport-neutral: every argument and result is plain data, so LocalService
+ * runs in-process and a remote transport speaks the same interface over HTTP.
  */
 export interface SandboxSpec {
   os: Os;
@@ -44,6 +49,37 @@ export interface AuthResult {
   expiresAt: string;
 }
 
+/** How a session finds: fixed at openSession. */
+export interface SessionSettings {
+  /** `auto` or one engine's name. */
+  locator: LocatorChoice;
+  os: Os;
+  cache: { enabled: boolean; thresholds: { find: { screen: number; element: number }; assert: number }; maxEntries: number };
+}
+
+export interface SessionInfo {
+  sessionId: string;
+  /** The engines finds go through, as the report shows them: `auto (ocr)`. */
+  locator: string;
+}
+
+/** A find or findAll, as the Client sends it. */
+export interface LocateRequest {
+  description: string;
+  /** The cache key (the test file's hash unless the caller set one); null leaves the cache out. */
+  cacheKey: string | null;
+  /** The call's cacheThreshold (-1: no cache). */
+  cacheThreshold: number;
+  timeout: number;
+  confidence?: number;
+  type: 'text' | 'image' | 'ui' | 'any';
+  zoom: boolean;
+  verify: boolean;
+  ai: AiOptions;
+  /** Where a not-found screenshot goes, relative to the screenshots folder (`<test>/<seq>-find-notfound-L<line>-<description>.png`). */
+  screenshotName?: string;
+}
+
 export interface Service {
   auth(apiKey: string): Promise<AuthResult>;
   createSandbox(token: string, spec: SandboxSpec): Promise<SandboxSession>;
@@ -51,5 +87,20 @@ export interface Service {
   /** The id recorded by the last successful connect, if any. */
   lastSandboxId(token: string): Promise<string | null>;
   attachSandbox(token: string, address: { host: string; port: number; agentToken: string }): Promise<SandboxSession>;
+
+  /** Starts a session on a sandbox this Service created, rejoined or attached. `log` receives progress lines (waiting for …). */
+  openSession(token: string, instanceId: string, settings: SessionSettings, log?: (line: string) => void): Promise<SessionInfo>;
+  locate(session: string, request: LocateRequest): Promise<LocateResult>;
+  locateAll(session: string, request: LocateRequest): Promise<LocateAllResult>;
+  /** The text shown inside a box of the screen now. */
+  readText(session: string, box: Box): Promise<string>;
+  /** A judgement on the whole screen. */
+  assert(session: string, statement: string): Promise<AssertResult>;
+  /** Writes the elements located since the last commit to the cache; returns how many. */
+  commitCache(session: string): Promise<number>;
+  /** Drops them; returns how many. */
+  discardCache(session: string): Promise<number>;
+  /** Ends the session and releases its sandbox, which stays rejoinable for `keepAlive` ms (0 stops it). */
+  stopSandbox(session: string, options: { keepAlive: number }): Promise<void>;
   close(): void;
 }

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
 import { AuthError } from '../config/errors';
-import { Db } from './store';
+import { Db } from '../store/db';
 
 /**
  * Session tokens: `base64url(claims).base64url(HMAC-SHA256)`, signed with a

@@ -3,7 +3,7 @@ import os from 'os';
 import path from 'path';
 import { Client } from '../../lib/sdk';
 import type { ClientOptions } from '../../lib/config/options';
-import { openDb } from '../../lib/service/store';
+import { openDb } from '../../lib/store/db';
 import { createApiKey } from '../../lib/service/api-keys';
 import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';

@@ -5,7 +5,7 @@ import os from 'os';
 import path from 'path';
 import { execFileSync } from 'child_process';
 import { REPO_ROOT } from '../helpers/glance';
-import { openDb } from '../../lib/service/store';
+import { openDb } from '../../lib/store/db';
 import { findKey } from '../../lib/service/api-keys';
 
 const glance = (cwd: string, ...args: string[]) =>

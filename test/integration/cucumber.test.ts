@@ -5,7 +5,7 @@ import fs from 'fs';
 import path from 'path';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../../lib/sandbox/agent/launcher';
-import { openDb } from '../../lib/service/store';
+import { openDb } from '../../lib/store/db';
 import { CUCUMBER_BIN as cucumberBin, REPO_ROOT, testState } from '../helpers/glance';
 
 // The example features, run as a QA engineer runs them, and the report a

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDb } from '../../lib/service/store';
+import { openDb } from '../../lib/store/db';
 import { createApiKey, findKey } from '../../lib/service/api-keys';
 import { issueToken, signingSecret, verifyToken } from '../../lib/service/tokens';
 import { LocalService } from '../../lib/service/local-service';

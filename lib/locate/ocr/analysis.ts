@@ -1,7 +1,7 @@
 import { Box, right } from '../geometry';
-import { Screen } from '../engine';
+import type { Screen } from '../../types/screen';
 import { cropGrey, GreyImage, prepareForOcr, toGrey } from './preprocess';
-import { ocrReader, OcrWord } from './tesseract';
+import { OcrReader, OcrWord } from './tesseract';
 import { similarity, threshold } from './text-match';
 
 /**
@@ -31,13 +31,13 @@ export interface TextMatch {
 
 const analyses = new WeakMap<Buffer, Promise<Analysis>>();
 
-export function analyse(screen: Screen): Promise<Analysis> {
+export function analyse(screen: Screen, reader: OcrReader): Promise<Analysis> {
   let pending = analyses.get(screen.data);
   if (!pending) {
     pending = (async () => {
       const raw = { width: screen.width, height: screen.height, data: screen.data };
       const prepared = prepareForOcr(raw, screen.format);
-      const words = await ocrReader().read(prepared);
+      const words = await reader.read(prepared);
       return { grey: toGrey(raw, screen.format), prepared, lines: groupLines(words) };
     })();
     analyses.set(screen.data, pending);
@@ -131,10 +131,10 @@ export function suspectLines(lines: Line[], wanted: string, limit = 6): Box[] {
 }
 
 /** Reads a region again at twice the size as a single line (PSM 7); words come back in screen coordinates. */
-export async function rereadLine(prepared: GreyImage, box: Box): Promise<OcrWord[]> {
+export async function rereadLine(prepared: GreyImage, box: Box, reader: OcrReader): Promise<OcrWord[]> {
   const region = { x: Math.max(0, box.x - 6), y: Math.max(0, box.y - 5), width: box.width + 12, height: box.height + 10 };
   const crop = cropGrey(prepared, region, 2);
-  const words = await ocrReader().readCrop(crop, '7');
+  const words = await reader.readCrop(crop, '7');
   return words.map((w) => ({ ...w, x: region.x + w.x / 2, y: region.y + w.y / 2, width: w.width / 2, height: w.height / 2 }));
 }
 

@@ -1,11 +1,11 @@
 import { Box, bottom, centerX, centerY, contains, distance, horizontalOverlap, pad, readingOrder, right, verticalOverlap } from '../geometry';
-import { Candidate, LocateEngine, LocateRefusal, Screen, Verdict } from '../engine';
+import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, RelationKind } from '../query';
 import { analyse, Analysis, findText, groupLines, phrases, rereadLine, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, toggleNear } from './controls';
 import { similarity, threshold } from './text-match';
 import { cropGrey } from './preprocess';
-import { ocrReader } from './tesseract';
+import { OcrReader } from './tesseract';
 
 /**
  * The offline engine: reads the screen's text and turns a description into
@@ -20,14 +20,35 @@ const PEER_MARGIN = 0.2;
 
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
-const NEEDS_VISION = 'Configure a vision model (GLANCE_LOCATOR=vision) for elements that show no text.';
 
 export class OcrEngine implements LocateEngine {
   readonly name = 'ocr';
+  readonly capabilities: readonly Capability[] = ['text', 'label', 'readText', 'assert'];
+  private ocr: OcrReader | null = null;
 
-  async locate(screen: Screen, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
-    refuseWhatTextCannotAnswer(asked);
-    const analysis = await analyse(screen);
+  /** The tesseract workers start on first read and stay warm until stop(). */
+  private get reader(): OcrReader {
+    this.ocr ??= new OcrReader();
+    return this.ocr;
+  }
+
+  async stop(): Promise<void> {
+    const reader = this.ocr;
+    this.ocr = null;
+    await reader?.stop();
+  }
+
+  /** Forgets every text band read so far (benchmarks use it to measure a screen never seen). */
+  forget(): void {
+    this.ocr?.forget();
+  }
+
+  private analyse(screen: Screen): Promise<Analysis> {
+    return analyse(screen, this.reader);
+  }
+
+  async locate({ screen }: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
+    const analysis = await this.analyse(screen);
     // "First name field": if "First name" is on the screen, "First" was part of the text, not an ordinal.
     const query = asked.textWithOrdinal && findText(analysis.lines, asked.textWithOrdinal).length
       ? { ...asked, text: asked.textWithOrdinal, ordinal: null }
@@ -66,27 +87,34 @@ export class OcrEngine implements LocateEngine {
   }
 
   /** Verify: read the evidence again, closer up and as one line, and compare it with the description. */
-  async verify(screen: Screen, candidate: Candidate, query: Query): Promise<Verdict> {
+  async verify({ screen }: EngineContext, candidate: Candidate, query: Query): Promise<Verdict> {
     const wanted = query.text ?? query.relation?.anchor;
     if (!wanted) return { ok: false, confidence: 0, reason: 'nothing to read back' };
-    const analysis = await analyse(screen);
+    const analysis = await this.analyse(screen);
     const evidence = candidate.evidence ?? candidate.box;
-    const words = await rereadLine(analysis.prepared, evidence);
+    const words = await rereadLine(analysis.prepared, evidence, this.reader);
     const read = words.map((w) => w.text).join(' ');
     const score = Math.max(similarity(read, wanted), ...words.map((w) => similarity(w.text, wanted)));
     const ok = score >= threshold(wanted) || normalisedIncludes(read, wanted);
     return { ok, confidence: score, reason: `re-read '${read}' at ${evidence.x},${evidence.y} (similarity ${score.toFixed(2)})` };
   }
 
-  async seenInstead(screen: Screen, query: Query): Promise<string[]> {
+  async seenInstead({ screen }: EngineContext, query: Query): Promise<string[]> {
     const wanted = query.text ?? query.relation?.anchor ?? '';
-    const analysis = await analyse(screen); // memoised: the screen was just read
+    const analysis = await this.analyse(screen); // memoised: the screen was just read
     return phrases(analysis.lines)
       .filter((p) => /\p{L}{2}/u.test(p.text))
       .map((p) => ({ text: p.text, score: similarity(p.text, wanted) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, SEEN_INSTEAD)
       .map((p) => p.text);
+  }
+
+  /** Reads a box of the screen as one line (PSM 7), at twice the size. */
+  async readText({ screen }: EngineContext, box: Box): Promise<string> {
+    const analysis = await this.analyse(screen);
+    const words = await this.reader.readCrop(cropGrey(analysis.prepared, box, 2), '7');
+    return words.map((w) => w.text).join(' ');
   }
 
   private async bestMatch(analysis: Analysis, text: string): Promise<TextMatch | null> {
@@ -97,7 +125,7 @@ export class OcrEngine implements LocateEngine {
   /** The lines where the text may have been misread, read again at twice the size. */
   private async reread(analysis: Analysis, wanted: string): Promise<TextMatch[]> {
     const reread = [];
-    for (const box of suspectLines(analysis.lines, wanted)) reread.push(...(await rereadLine(analysis.prepared, box)));
+    for (const box of suspectLines(analysis.lines, wanted)) reread.push(...(await rereadLine(analysis.prepared, box, this.reader)));
     return findText(groupLines(reread), wanted);
   }
 
@@ -165,22 +193,6 @@ function normalisedIncludes(read: string, wanted: string): boolean {
   return read.toLowerCase().replace(/\s+/g, ' ').includes(wanted.toLowerCase().trim());
 }
 
-function refuseWhatTextCannotAnswer(query: Query): void {
-  const what = `'${query.description}'`;
-  if (query.text === null && !query.relation) {
-    throw new LocateRefusal(`The OCR engine cannot find ${what}: it names no text to read${query.visualWords.length ? ` (only ${query.visualWords.join(', ')})` : ''}. ${NEEDS_VISION}`);
-  }
-  if ((query.role === 'icon' || query.role === 'image') && query.visualWords.length && query.text === null) {
-    throw new LocateRefusal(`The OCR engine cannot find ${what}: icons and images carry no text. ${NEEDS_VISION}`);
-  }
-}
-
-/** Reads a crop of the screen with PSM 7 (used by verify and zoom). */
-export async function readCrop(screen: Screen, box: Box): Promise<string> {
-  const analysis = await analyse(screen);
-  const words = await ocrReader().readCrop(cropGrey(analysis.prepared, box, 2), '7');
-  return words.map((w) => w.text).join(' ');
-}
 
 /**
  * Whether `outer` holds words on another line than `own`'s: a control's label

@@ -1,6 +1,6 @@
 import fs from 'fs';
 import { createHash } from 'crypto';
-import type { CallSite } from '../client/call-site';
+import type { CallSite } from '../util/call-site';
 
 /**
  * The automatic cache key: the SHA-256 of the test file (a Cucumber run's

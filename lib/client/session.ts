@@ -1,0 +1,191 @@
+import path from 'path';
+import { ResolvedClientOptions, resolveConnectOptions } from '../config/options';
+import { AuthError, InvalidOptionError, SandboxError, StateError } from '../config/errors';
+import { AgentClient } from '../sandbox/agent-client';
+import { SandboxInstance, SandboxSession, Service } from '../service/service';
+import { CommandRunner } from './command-runner';
+
+/** How long a sandbox stays rejoinable after a failure with debugOnFailure. */
+export const DEBUG_KEEP_ALIVE_MS = 30 * 60 * 1000;
+const HEARTBEAT_MS = 10_000;
+const DEFAULT_AGENT_PORT = 4780;
+
+/**
+ * The session side of the Client: the token, the sandbox it is connected to,
+ * the Service session that finds on it, keep-alive and failure state.
+ */
+export class ClientSession {
+  token: string | null = null;
+  agent: AgentClient | null = null;
+  instance: SandboxInstance | null = null;
+  /** The Service's session id: finds, the cache and the sandbox's release go through it. */
+  serviceSession: string | null = null;
+  /** The engines finds go through, as the Service names them. */
+  locator: string | null = null;
+  sessionId: string | null = null;
+  failed = false;
+  /** Rejoined sandboxes already run their apps, so provisioning is skipped until resetApps(). */
+  skipProvision = false;
+  private keepAlive: number;
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: ResolvedClientOptions, private readonly service: Service, private readonly apiKey: string, private readonly runner: CommandRunner) {
+    this.keepAlive = options.keepAlive;
+  }
+
+  async auth(): Promise<string> {
+    if (this.options.apiRoot) {
+      throw new InvalidOptionError('apiRoot', `apiRoot is set to '${this.options.apiRoot}' (option or GLANCE_API_ROOT), but the remote service is not available in this version of Glance. Remove apiRoot to use the embedded service.`);
+    }
+    const { token } = await this.service.auth(this.apiKey);
+    this.token = token;
+    this.runner.redactor.add(token);
+    return token;
+  }
+
+  async connect(options: unknown): Promise<SandboxInstance> {
+    const o = resolveConnectOptions(options);
+    if (!this.token) throw new StateError('connect() needs a session token: call await client.auth() before client.connect().');
+    if (this.instance) throw new StateError(`Already connected to sandbox '${this.instance.instanceId}'; call disconnect() first.`);
+    if (o.usedHeadless) this.runner.log("The 'headless' option is deprecated; use preview: 'none' instead.");
+    this.keepAlive = o.keepAlive ?? this.options.keepAlive;
+    const sandbox = await this.openSandbox(this.token, o);
+    const agent = new AgentClient(sandbox.agent);
+    this.runner.redactor.add(sandbox.agent.token);
+    try {
+      await agent.call('POST', '/session', { keepAlive: this.keepAlive });
+      const { sessionId, locator } = await this.service.openSession(this.token, sandbox.instance.instanceId, {
+        locator: this.options.locator, os: this.options.os, cache: this.options.cache,
+      }, (line) => this.runner.log(line));
+      this.serviceSession = sessionId;
+      this.locator = locator;
+    } catch (error) {
+      agent.close();
+      throw error;
+    }
+    this.agent = agent;
+    this.instance = sandbox.instance;
+    this.skipProvision = sandbox.instance.rejoined;
+    this.sessionId = `${sandbox.instance.instanceId}-${Date.now().toString(36)}`;
+    this.failed = false;
+    this.heartbeat = setInterval(() => this.agent?.call('GET', '/health').catch(() => undefined), HEARTBEAT_MS);
+    this.heartbeat.unref();
+    const how = sandbox.instance.rejoined ? 'Rejoined' : 'Started';
+    this.runner.log(`${how} sandbox ${sandbox.instance.instanceId} (${sandbox.instance.resolution}${sandbox.instance.display ? `, display ${sandbox.instance.display}` : ''}).`);
+    this.noteUnimplemented(o.preview ?? this.options.preview);
+    return { ...sandbox.instance };
+  }
+
+  /** Options of the spec that this version does not implement yet say so once, rather than pretend. */
+  private noteUnimplemented(preview: string): void {
+    const off = [
+      this.options.dashcam && 'dashcam (video)',
+      this.options.redraw.enabled && 'redraw (screen-change waits)',
+      this.options.analytics && 'analytics',
+      preview !== 'none' && `preview '${preview}'`,
+    ].filter(Boolean);
+    if (off.length) this.runner.log(`Not yet implemented in this version, so off: ${off.join(', ')}.`);
+  }
+
+  private async openSandbox(token: string, o: ReturnType<typeof resolveConnectOptions>): Promise<SandboxSession> {
+    const ip = o.ip ?? this.options.ip;
+    const sandboxId = o.sandboxId ?? this.options.sandboxId;
+    if (ip) return this.service.attachSandbox(token, this.parseAgentAddress(ip));
+    if (sandboxId) return this.service.rejoinSandbox(token, sandboxId);
+    if (this.options.reconnect) {
+      const last = await this.service.lastSandboxId(token);
+      if (!last) throw new SandboxError(`reconnect: true, but no sandbox is recorded in ${path.join(this.options.stateDir, 'last-sandbox')}. Connect once without reconnect first.`);
+      return this.service.rejoinSandbox(token, last);
+    }
+    const spec = {
+      os: this.options.os, width: this.options.width, height: this.options.height, keepAlive: this.keepAlive,
+      environment: this.options.environment, preview: o.preview ?? this.options.preview,
+      sandboxAmi: o.sandboxAmi ?? this.options.sandboxAmi, sandboxInstance: o.sandboxInstance ?? this.options.sandboxInstance,
+    };
+    if (spec.sandboxAmi || spec.sandboxInstance) this.runner.log('sandboxAmi and sandboxInstance apply to cloud sandboxes; the local sandbox ignores them.');
+    // Either level can force a new sandbox; only when neither does (constructor
+    // newSandbox: false, connect default) is the last sandbox reused while alive.
+    if (!o.newSandbox && !this.options.newSandbox) {
+      const last = await this.service.lastSandboxId(token);
+      if (last) {
+        try {
+          return await this.service.rejoinSandbox(token, last);
+        } catch {
+          /* gone: start a new one below */
+        }
+      }
+    }
+    return this.service.createSandbox(token, spec);
+  }
+
+  private parseAgentAddress(ip: string): { host: string; port: number; agentToken: string } {
+    const match = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(ip.trim());
+    if (!match) throw new InvalidOptionError('ip', `Invalid option 'ip': got '${ip}'; expected 'HOST' or 'HOST:PORT', e.g. '10.0.0.5:${DEFAULT_AGENT_PORT}'.`);
+    const agentToken = process.env.GLANCE_AGENT_TOKEN;
+    if (!agentToken) throw new AuthError("Connecting with 'ip' needs the agent's token in GLANCE_AGENT_TOKEN (the --token given to 'glance agent').");
+    this.runner.redactor.add(agentToken);
+    return { host: match[1], port: match[2] ? Number(match[2]) : DEFAULT_AGENT_PORT, agentToken };
+  }
+
+  /** Ends the session: commits or discards the cache, releases the sandbox, closes handles. Safe to call twice. */
+  async disconnect(): Promise<{ instanceId: string; keepAlive: number } | null> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    // Cache entries are written only for a session that did not fail.
+    if (this.failed) await this.discardCache();
+    else await this.commitCache();
+    const { agent, instance, serviceSession } = this;
+    this.agent = null;
+    this.instance = null;
+    this.serviceSession = null;
+    this.sessionId = null;
+    if (!agent || !instance || !serviceSession) return null;
+    const keepAlive = this.failed && this.options.debugOnFailure ? Math.max(this.keepAlive, DEBUG_KEEP_ALIVE_MS) : this.keepAlive;
+    try {
+      await this.service.stopSandbox(serviceSession, { keepAlive });
+    } catch (error) {
+      this.runner.log(`Sandbox ${instance.instanceId} did not answer the release (${(error as Error).message}); it ends by itself when its lease runs out.`);
+    } finally {
+      agent.close();
+    }
+    return { instanceId: instance.instanceId, keepAlive };
+  }
+
+  markFailed(reason?: string): void {
+    this.failed = true;
+    if (this.options.debugOnFailure && this.instance) {
+      const id = this.instance.instanceId;
+      const message = `Test failed${reason ? ` (${this.runner.redactor.text(reason)})` : ''}. Sandbox ${id} is kept alive for ${DEBUG_KEEP_ALIVE_MS / 60000} minutes. Rejoin it with new Client({ sandboxId: '${id}' }) or GLANCE_SANDBOX_ID=${id}.`;
+      console.log(`[glance] ${message}`);
+      this.runner.emitter.emit('log:info', message);
+    }
+  }
+
+  async commitCache(): Promise<number> {
+    if (!this.serviceSession) return 0;
+    const written = await this.service.commitCache(this.serviceSession);
+    if (written) this.runner.log(`Cached ${written} located element(s).`);
+    return written;
+  }
+
+  async discardCache(): Promise<number> {
+    return this.serviceSession ? this.service.discardCache(this.serviceSession) : 0;
+  }
+
+  requireAgent(): AgentClient {
+    if (!this.agent) throw new StateError('Not connected to a sandbox: call await client.auth() and await client.connect() first.');
+    return this.agent;
+  }
+
+  /** The Service session of the connected sandbox. */
+  requireSession(): string {
+    if (!this.serviceSession) throw new StateError('Not connected to a sandbox: call await client.auth() and await client.connect() first.');
+    return this.serviceSession;
+  }
+
+  /** The connected screen's size, or the configured one before connect. */
+  screenSize(): { width: number; height: number } {
+    const [width, height] = (this.instance?.resolution ?? this.options.resolution).split('x').map(Number);
+    return { width, height };
+  }
+}

@@ -1,0 +1,172 @@
+import type { Box, Screen } from '../types/screen';
+import type { Candidate } from '../types/locate';
+import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability } from './engine';
+import { Query } from './query';
+
+/**
+ * Engines in order, best first. A description goes to the engines that can
+ * answer it; one that refuses, or finds nothing, passes it to the next. Zoom,
+ * verify and the confidence gate are applied here, once, for every engine.
+ */
+export interface ChainAnswer {
+  candidates: Candidate[];
+  /** The engine that answered; null when none found anything. */
+  engine: LocateEngine | null;
+}
+
+export interface AttemptSettings {
+  confidence?: number;
+  zoom: boolean;
+  verify: boolean;
+}
+
+export interface AttemptResult {
+  candidate: Candidate | null;
+  best: Candidate | null;
+  rejection: string;
+  engine: LocateEngine | null;
+}
+
+/** The zoom crop is 30% of the screen in each direction, read at twice the size. */
+export const ZOOM_SHARE = 0.3;
+const ZOOM_SCALE = 2;
+const NEEDS_VISION = 'Configure a vision model (GLANCE_LOCATOR=vision) for elements that show no text.';
+
+export class EngineChain {
+  private started: Promise<void> | null = null;
+
+  constructor(readonly choice: string, readonly engines: LocateEngine[]) {}
+
+  /** `auto (ocr)`, or the one engine's name: what the report's metadata shows. */
+  get label(): string {
+    return this.choice === 'auto' ? `auto (${this.engines.map((e) => e.name).join(', ')})` : this.choice;
+  }
+
+  start(): Promise<void> {
+    this.started ??= Promise.all(this.engines.map((e) => e.start?.())).then(() => undefined);
+    this.started.catch(() => { this.started = null; });
+    return this.started;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = null;
+    await Promise.all(this.engines.map((e) => e.stop?.()));
+  }
+
+  forget(): void {
+    for (const engine of this.engines) engine.forget?.();
+  }
+
+  /** The engines that have a capability, in order. */
+  able(capability: Capability): LocateEngine[] {
+    return this.engines.filter((e) => e.capabilities.includes(capability));
+  }
+
+  /** The first engine that answers with candidates. Throws LocateRefusal when no engine can answer at all. */
+  async locate(context: EngineContext, query: Query, options: { all?: boolean } = {}): Promise<ChainAnswer> {
+    await this.start();
+    const capable = this.able(neededCapability(query));
+    if (!capable.length) throw new LocateRefusal(this.refusal(query));
+    const refusals: string[] = [];
+    for (const engine of capable) {
+      try {
+        const candidates = await engine.locate(context, query, options);
+        if (candidates.length) return { candidates, engine };
+      } catch (error) {
+        if (!(error instanceof LocateRefusal)) throw error;
+        refusals.push(error.message);
+      }
+    }
+    if (refusals.length === capable.length) throw new LocateRefusal(refusals.join(' '));
+    return { candidates: [], engine: null };
+  }
+
+  /** One look: locate, then zoom, the confidence gate and verify, with the engine that answered. */
+  async attempt(context: EngineContext, query: Query, settings: AttemptSettings): Promise<AttemptResult> {
+    const { candidates: [first], engine } = await this.locate(context, query);
+    if (!first || !engine) return { candidate: null, best: null, rejection: 'nothing on the screen matched', engine: null };
+    let candidate = settings.zoom ? await zoomIn(engine, context, query, first) : first;
+    if (settings.confidence !== undefined && candidate.confidence < settings.confidence) {
+      return { candidate: null, best: candidate, engine, rejection: `the best match scored ${candidate.confidence} (below the confidence of ${settings.confidence})` };
+    }
+    if (settings.verify) {
+      const checker = engine.verify ? engine : this.engines.find((e) => e.verify);
+      if (checker?.verify) {
+        const verdict = await checker.verify(context, candidate, query);
+        if (!verdict.ok) return { candidate: null, best: candidate, engine, rejection: `verify rejected the match: ${verdict.reason}` };
+        candidate = { ...candidate, reason: `${candidate.reason}; verified: ${verdict.reason}` };
+      }
+    }
+    return { candidate, best: candidate, rejection: '', engine };
+  }
+
+  /** What a person would see instead, from the first engine that can say. */
+  async seenInstead(context: EngineContext, query: Query): Promise<string[]> {
+    const engine = this.engines.find((e) => e.seenInstead);
+    return engine?.seenInstead ? engine.seenInstead(context, query).catch(() => []) : [];
+  }
+
+  /** The text inside a box, from the first engine that reads text. */
+  async readText(context: EngineContext, box: Box): Promise<string> {
+    await this.start();
+    const engine = this.able('readText').find((e) => e.readText);
+    if (!engine?.readText) throw new LocateRefusal(`No engine of the '${this.choice}' locator reads text; use locator 'ocr' or 'auto'.`);
+    return engine.readText(context, box);
+  }
+
+  private refusal(query: Query): string {
+    const names = this.engines.map((e) => e.name.toUpperCase()).join(' and ');
+    const what = `'${query.description}'`;
+    const why = query.relation !== null
+      ? 'icons and images carry no text'
+      : `it names no text to read${query.visualWords.length ? ` (only ${query.visualWords.join(', ')})` : ''}`;
+    return `The ${names} engine cannot find ${what}: ${why}. ${NEEDS_VISION}`;
+  }
+}
+
+/**
+ * Zoom: crop 30% of the screen around the approximate match, upscale it,
+ * locate again in the crop, and map the result back to screen coordinates.
+ * When the closer look finds nothing, the approximate match stands.
+ */
+async function zoomIn(engine: LocateEngine, context: EngineContext, query: Query, rough: Candidate): Promise<Candidate> {
+  const region = zoomRegion(context.screen, rough.box);
+  const crop = cropScreen(context.screen, region, ZOOM_SCALE);
+  const [fine] = await engine.locate({ ...context, screen: crop }, query).catch(() => []);
+  if (!fine) return { ...rough, reason: `${rough.reason}; zoom found nothing closer, kept the first match` };
+  const back = (b: Box): Box => ({
+    x: Math.round(region.x + b.x / ZOOM_SCALE), y: Math.round(region.y + b.y / ZOOM_SCALE),
+    width: Math.round(b.width / ZOOM_SCALE), height: Math.round(b.height / ZOOM_SCALE),
+  });
+  return { ...fine, box: back(fine.box), evidence: fine.evidence ? back(fine.evidence) : undefined, reason: `${fine.reason} (zoomed into ${region.width}x${region.height} at ${region.x},${region.y})` };
+}
+
+export function zoomRegion(screen: { width: number; height: number }, around: Box): Box {
+  const width = Math.round(screen.width * ZOOM_SHARE);
+  const height = Math.round(screen.height * ZOOM_SHARE);
+  const cx = around.x + around.width / 2;
+  const cy = around.y + around.height / 2;
+  const x = Math.max(0, Math.min(screen.width - width, Math.round(cx - width / 2)));
+  const y = Math.max(0, Math.min(screen.height - height, Math.round(cy - height / 2)));
+  return { x, y, width, height };
+}
+
+/** A region of a screen, scaled up by an integer factor (nearest neighbour). */
+export function cropScreen(screen: Screen, region: Box, scale: number): Screen {
+  const width = region.width * scale;
+  const height = region.height * scale;
+  const data = Buffer.allocUnsafe(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const srcRow = (region.y + Math.floor(y / scale)) * screen.width + region.x;
+    for (let x = 0; x < width; x++) {
+      const src = (srcRow + Math.floor(x / scale)) * 4;
+      const dst = (y * width + x) * 4;
+      data[dst] = screen.data[src];
+      data[dst + 1] = screen.data[src + 1];
+      data[dst + 2] = screen.data[src + 2];
+      data[dst + 3] = screen.data[src + 3];
+    }
+  }
+  return { width, height, data, format: screen.format };
+}

@@ -1,0 +1,173 @@
+import fs from 'fs';
+import path from 'path';
+import type { Box, Screen } from '../types/screen';
+import type { AssertResult, CacheInfo, LocateAllResult, LocateResult } from '../types/locate';
+import { located } from './located';
+import { AgentClient } from '../sandbox/agent-client';
+import { ElementCache, Partition } from '../cache/element-cache';
+import { EngineChain } from '../locate/chain';
+import { LocateRefusal } from '../locate/engine';
+import { parseQuery, wrapDescription } from '../locate/query';
+import { drawBoxes } from '../image/overlay';
+import { encodePng } from '../image/pixels';
+import { waitForStillScreen } from '../util/settle';
+import { RETRY_CEILING_MS, runFind } from './find';
+import { notFoundMessage } from './not-found';
+import type { LocateRequest, SessionSettings } from './service';
+
+const SETTLE_BEFORE_ASSERT_MS = 2000;
+const MISS: () => CacheInfo = () => ({ hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null });
+
+/**
+ * One client session's find work inside the Service: it captures the
+ * sandbox's screen, consults the element cache, asks the engine chain, and
+ * returns plain results. Pending cache entries and debug screenshots live here.
+ */
+export class FindSession {
+  private readonly cache: ElementCache;
+
+  constructor(
+    private readonly stateDir: string,
+    private readonly agent: AgentClient,
+    private readonly chain: EngineChain,
+    private readonly settings: SessionSettings,
+    private readonly resolution: string,
+    private readonly log: (line: string) => void,
+  ) {
+    this.cache = new ElementCache(stateDir, settings.cache.maxEntries);
+  }
+
+  get locator(): string {
+    return this.chain.label;
+  }
+
+  private async capture(): Promise<Screen> {
+    return { ...(await this.agent.screenRaw()), format: 'bgrx' };
+  }
+
+  private partition(description: string, request: LocateRequest): Partition | null {
+    if (!this.settings.cache.enabled || request.cacheThreshold === -1 || request.cacheKey === null) return null;
+    return { key: request.cacheKey, description, os: this.settings.os, resolution: this.resolution };
+  }
+
+  private thresholds(request: LocateRequest) {
+    return { screen: request.cacheThreshold, element: this.settings.cache.thresholds.find.element };
+  }
+
+  async locate(request: LocateRequest): Promise<LocateResult> {
+    const partition = this.partition(wrapDescription(request.description, request.type), request);
+    const lookup = partition ? (screen: Screen) => this.cache.lookup(partition, screen, this.thresholds(request)) : undefined;
+    const outcome = await runFind({ chain: this.chain, capture: () => this.capture(), sandbox: this.agent, log: this.log, lookup }, request.description, request);
+    const fromCache = !!outcome.cache?.candidate;
+    if (partition && outcome.candidate && outcome.screen && !fromCache) this.cache.record(partition, outcome.screen, [outcome.candidate]);
+    const engines = this.chain.engines.map((e) => e.name).join(' then ');
+    let notFound: string | null = null;
+    let debugScreenshot: string | null = null;
+    if (!outcome.candidate) {
+      if (outcome.screen) debugScreenshot = await this.writeDebugScreenshot(outcome.screen, outcome.best?.box ?? null, request.screenshotName);
+      const seen = outcome.screen ? await this.chain.seenInstead(this.context(outcome.screen, request), outcome.query) : [];
+      notFound = notFoundMessage(outcome, request, engines, seen, debugScreenshot);
+    }
+    const best = outcome.best;
+    return {
+      description: outcome.description,
+      element: outcome.candidate && outcome.screen ? located(outcome.candidate, outcome.screen) : null,
+      best: best ? { box: { ...best.box }, text: best.text ?? null, confidence: best.confidence } : null,
+      notFound,
+      engine: outcome.candidate?.engine ?? outcome.engine?.name ?? engines,
+      attempts: outcome.attempts,
+      elapsedMs: outcome.elapsedMs,
+      cache: outcome.cache?.info ?? MISS(),
+      similarity: outcome.cache?.similarity ?? null,
+      debugScreenshot,
+    };
+  }
+
+  async locateAll(request: LocateRequest): Promise<LocateAllResult> {
+    const description = wrapDescription(request.description, request.type);
+    const screen = await this.capture();
+    const partition = this.partition(`findAll: ${description}`, request);
+    const cached = partition ? this.cache.lookupAll(partition, screen, this.thresholds(request)) : null;
+    let candidates = cached?.candidates ?? null;
+    let refusal: string | null = null;
+    if (!candidates) {
+      try {
+        candidates = (await this.chain.locate(this.context(screen, request), parseQuery(description), { all: true })).candidates;
+      } catch (error) {
+        if (!(error instanceof LocateRefusal)) throw error;
+        refusal = error.message;
+        candidates = [];
+      }
+      if (candidates.length) cached?.evictStale?.();
+      if (partition) this.cache.record(partition, screen, candidates);
+    }
+    return {
+      description,
+      elements: candidates.map((c) => located(c, screen)),
+      cache: cached?.info ?? MISS(),
+      similarity: cached?.similarity ?? null,
+      refusal,
+    };
+  }
+
+  async readText(box: Box): Promise<string> {
+    const screen = await this.capture();
+    return this.chain.readText(this.context(screen), box);
+  }
+
+  /**
+   * Checks a statement about the whole screen. The engines here check the
+   * quoted parts of it ("the cart shows 'Cart (2)'"); judging anything else
+   * needs a vision model, and says so.
+   */
+  async assert(statement: string): Promise<AssertResult> {
+    const quoted = [...statement.matchAll(/"([^"]+)"|'([^']+)'/g)].map((m) => m[1] ?? m[2]);
+    if (!quoted.length || !this.chain.able('assert').length) {
+      return { passed: false, reason: `the ${this.chain.label} locator can only check the quoted text in a statement (e.g. "the cart shows 'Cart (2)'"); judging '${statement}' needs a vision model (GLANCE_LOCATOR=vision).` };
+    }
+    const screen = await waitForStillScreen(() => this.capture(), SETTLE_BEFORE_ASSERT_MS);
+    const missing: string[] = [];
+    for (const text of quoted) {
+      const outcome = await runFind({ chain: this.chain, capture: async () => screen, sandbox: this.agent, log: () => undefined },
+        `The text "${text}"`, { timeout: 0, type: 'any', zoom: false, verify: false, ai: {} });
+      if (!outcome.candidate) missing.push(text);
+    }
+    return missing.length
+      ? { passed: false, reason: `the screen does not show ${missing.map((m) => `'${m}'`).join(', ')}` }
+      : { passed: true, reason: `the screen shows ${quoted.map((m) => `'${m}'`).join(', ')}` };
+  }
+
+  commitCache(): Promise<number> {
+    return this.cache.commit();
+  }
+
+  discardCache(): number {
+    return this.cache.discard();
+  }
+
+  /** Hands the sandbox back: it stays rejoinable for `keepAlive` ms (0 stops it). */
+  async release(keepAlive: number): Promise<void> {
+    await this.agent.call('POST', '/release', { keepAlive }, 5_000);
+  }
+
+  close(): void {
+    this.cache.discard();
+    this.cache.close();
+    this.agent.close();
+  }
+
+  private context(screen: Screen, request?: LocateRequest) {
+    return { screen, sandbox: this.agent, deadline: Date.now() + (request?.timeout || RETRY_CEILING_MS), ai: request?.ai ?? {} };
+  }
+
+  /** The screen with the best candidate drawn in red, under the name the client chose (or a generic one). */
+  private async writeDebugScreenshot(screen: Screen, best: Box | null, name: string | undefined): Promise<string> {
+    const root = path.join(this.stateDir, 'screenshots');
+    const file = path.resolve(root, name ?? `session/${Date.now()}-find-notfound.png`);
+    if (!file.startsWith(root + path.sep)) throw new Error(`The screenshot name '${name}' leaves the screenshots folder; give a relative name without '..'.`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const marks = best ? [{ box: best, colour: [230, 30, 30] as [number, number, number] }] : [];
+    fs.writeFileSync(file, await encodePng(drawBoxes(screen, marks)));
+    return file;
+  }
+}

@@ -1,0 +1,113 @@
+import type { Screen } from '../types/screen';
+import type { Candidate } from '../types/locate';
+import type { AiOptions } from '../config/options';
+import type { CacheLookup } from '../cache/element-cache';
+import { EngineChain } from '../locate/chain';
+import { LocateEngine, LocateRefusal, SandboxHandle } from '../locate/engine';
+import { parseQuery, Query, TypeHint, wrapDescription } from '../locate/query';
+import { sleep } from '../util/wait';
+
+/**
+ * The find pipeline, written once for every engine: polling within the
+ * timeout, the cache, then the engine chain (with zoom, verify and the
+ * confidence gate).
+ *
+ * Polling: the spec's 5 s interval is a ceiling. The screen is watched in
+ * between, and a screen that changed is looked at again at once, so a find
+ * that succeeds on its second look does not wait out a whole interval. An
+ * unchanged screen is re-checked every 5 s.
+ */
+export interface FindSettings {
+  timeout: number;
+  confidence?: number;
+  type: TypeHint;
+  zoom: boolean;
+  verify: boolean;
+  ai: AiOptions;
+}
+
+export interface FindOutcome {
+  description: string;
+  query: Query;
+  candidate: Candidate | null;
+  /** The best candidate seen, also when it was rejected. */
+  best: Candidate | null;
+  /** The engine that answered, when one did. */
+  engine: LocateEngine | null;
+  /** Why nothing was found, when nothing was. */
+  rejection: string | null;
+  attempts: number;
+  elapsedMs: number;
+  screen: Screen | null;
+  /** The last cache lookup, when the cache was consulted. */
+  cache: CacheLookup | null;
+}
+
+export interface FindInputs {
+  chain: EngineChain;
+  capture: () => Promise<Screen>;
+  sandbox: SandboxHandle | null;
+  log: (line: string) => void;
+  /** The element cache, consulted before the engines on every look. */
+  lookup?: (screen: Screen) => CacheLookup;
+}
+
+export const RETRY_CEILING_MS = 5000;
+const WATCH_INTERVAL_MS = 120;
+
+export async function runFind(inputs: FindInputs, description: string, settings: FindSettings): Promise<FindOutcome> {
+  const { chain, capture, sandbox, log, lookup } = inputs;
+  const wrapped = wrapDescription(description, settings.type);
+  const query = parseQuery(wrapped);
+  const started = Date.now();
+  const deadline = started + settings.timeout;
+  let attempts = 0;
+  let best: Candidate | null = null;
+  let engine: LocateEngine | null = null;
+  let rejection = 'nothing on the screen matched';
+  let lastScreen: Screen | null = null;
+  let lastAttemptAt = 0;
+  let nextProgress = started + RETRY_CEILING_MS;
+  let cache: CacheLookup | null = null;
+  const done = (candidate: Candidate | null, screen: Screen | null): FindOutcome => ({
+    description: wrapped, query, candidate, best: candidate ?? best, engine, rejection: candidate ? null : rejection,
+    attempts, elapsedMs: Date.now() - started, screen, cache,
+  });
+  for (;;) {
+    const screen = await capture();
+    const changed = !lastScreen || !screen.data.equals(lastScreen.data);
+    if (changed || Date.now() - lastAttemptAt >= RETRY_CEILING_MS) {
+      attempts++;
+      lastAttemptAt = Date.now();
+      lastScreen = screen;
+      if (lookup) {
+        cache = lookup(screen);
+        if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
+      }
+      try {
+        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai };
+        const result = await chain.attempt(context, query, settings);
+        if (result.engine) engine = result.engine;
+        if (result.candidate) {
+          cache?.evictStale?.(); // the cached entry said the element was elsewhere, or looked different
+          return done(result.candidate, screen);
+        }
+        rejection = result.rejection;
+        if (result.best && (!best || result.best.confidence >= best.confidence)) best = result.best;
+      } catch (error) {
+        if (!(error instanceof LocateRefusal)) throw error;
+        // No engine can answer this kind of description: waiting would not change that.
+        rejection = error.message;
+        return done(null, screen);
+      }
+    }
+    const now = Date.now();
+    if (settings.timeout === 0 || now >= deadline) break;
+    if (now >= nextProgress) {
+      log(`waiting for '${description}' (${Math.round((now - started) / 1000)} s of ${Math.round(settings.timeout / 1000)} s)`);
+      nextProgress += RETRY_CEILING_MS;
+    }
+    await sleep(Math.min(WATCH_INTERVAL_MS, deadline - now));
+  }
+  return done(null, lastScreen);
+}

@@ -1,0 +1,73 @@
+import type { Box } from './screen';
+
+/**
+ * What locating produces, from an engine's candidate up to the plain,
+ * serialisable result the Service hands the Client.
+ */
+export interface Candidate {
+  box: Box;
+  text?: string;
+  /** 0-1. */
+  confidence: number;
+  engine: string;
+  /** Why this box: what was read where, and how the box was derived. */
+  reason: string;
+  /** Where the evidence was seen (for OCR, the words read), which verify re-checks. */
+  evidence?: Box;
+  /** A readable address of the element where the engine has one (the accessibility tree's role and name). */
+  selector?: string;
+}
+
+export interface CacheInfo {
+  hit: boolean;
+  strategy: 'pixel-diff' | 'template-match' | 'miss';
+  createdAt: string;
+  diffPercent: number | null;
+  imageUrl: string | null;
+}
+
+/** One located element, as the Service returns it: no pixels but a small PNG crop. */
+export interface LocatedElement {
+  box: Box;
+  text: string | null;
+  confidence: number;
+  engine: string;
+  reason: string;
+  selector: string | null;
+  /** Base64 PNG of the element's crop. */
+  crop: string | null;
+}
+
+/** The answer to a find: serialisable, with no raw screen and no functions. */
+export interface LocateResult {
+  /** The description as the engines got it (with the `type` hint applied). */
+  description: string;
+  element: LocatedElement | null;
+  /** The best candidate seen, also when it was rejected. */
+  best: { box: Box; text: string | null; confidence: number } | null;
+  /** Why nothing was found: the whole not-found message; null when found. */
+  notFound: string | null;
+  /** The engine that answered, or the engines tried when none did. */
+  engine: string;
+  attempts: number;
+  elapsedMs: number;
+  cache: CacheInfo;
+  similarity: number | null;
+  /** Where the not-found screenshot was written, when one was. */
+  debugScreenshot: string | null;
+}
+
+/** The answer to a findAll: every match in reading order. */
+export interface LocateAllResult {
+  description: string;
+  elements: LocatedElement[];
+  cache: CacheInfo;
+  similarity: number | null;
+  /** Why the engines could not answer at all (a refusal), when they could not. */
+  refusal: string | null;
+}
+
+export interface AssertResult {
+  passed: boolean;
+  reason: string;
+}
