@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything Glance needs on a Debian machine, and is quick when it is
 # all there already: the desktop packages a sandbox runs on, the npm packages,
-# the type declarations, and an API key in .env.
+# the JavaScript build in dist/, and an API key in .env.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +29,6 @@ elif [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --no-audit --no-fund
 fi
 
-# Type declarations of the public API (dist/), and an API key.
-npx tsc -p tsconfig.build.json
+# The build Glance runs from (dist/: JavaScript and declarations; incremental), and an API key.
+node scripts/build.js
 node bin/glance.js init
