@@ -1,13 +1,15 @@
-import { step } from './define';
+import { stepsFor } from './define';
 import { containsText } from '../lib/locate/ocr/text-match';
 
 // Then: what should be on the screen.
 
-step('I should see (the ){description}', async function ([description], options) {
+const step = stepsFor('Then');
+
+step('I should see (the ){element}', async function ([description], options) {
   await this.mustFind(description, options);
 }, { finds: true });
 
-step('I should not see (the ){description}', async function ([description], options) {
+step('I should not see (the ){element}', async function ([description], options) {
   await this.client.settle();
   const element = await this.locate(description, { ...options, timeout: 0 });
   if (element.found()) {
@@ -15,7 +17,7 @@ step('I should not see (the ){description}', async function ([description], opti
   }
 }, { finds: true });
 
-step('I should see the text {string}', async function ([text], options) {
+step('I should see the text {quoted}', async function ([text], options) {
   await this.mustFind(`The text "${text}"`, options);
 }, { finds: true });
 
@@ -24,17 +26,17 @@ async function countOf(world: import('../support/world').GlanceWorld, descriptio
   return (await world.client.findAll(description)).length;
 }
 
-step('I should see {int} {description}', async function ([count, description]) {
+step('I should see {int} {element}', async function ([count, description]) {
   const seen = await countOf(this, description);
   if (seen !== Number(count)) throw new Error(`Expected to see ${count} '${description}', but saw ${seen}.`);
 });
 
-step('I should see at least {int} {description}', async function ([count, description]) {
+step('I should see at least {int} {element}', async function ([count, description]) {
   const seen = await countOf(this, description);
   if (seen < Number(count)) throw new Error(`Expected to see at least ${count} '${description}', but saw ${seen}.`);
 });
 
-step('(the ){description} should contain (the )text {string}', async function ([description, expected], options) {
+step('(the ){element} should contain (the )text {quoted}', async function ([description, expected], options) {
   const element = await this.mustFind(description, options);
   const text = await this.client.readText(element);
   if (!containsText(text, expected)) {
@@ -42,7 +44,7 @@ step('(the ){description} should contain (the )text {string}', async function ([
   }
 }, { finds: true });
 
-step('I should see that {string}', async function ([statement]) {
+step('I should see that {quoted}', async function ([statement]) {
   const verdict = await this.client.assert(statement);
   if (!verdict.passed) throw new Error(`Expected that ${statement}, but: ${verdict.reason}`);
 });
@@ -51,7 +53,7 @@ step('I should see:', async function (_args, options, table) {
   for (const [description] of table!.raw()) await this.mustFind(description, options);
 }, { table: true });
 
-step('the command output should contain {string}', async function ([expected]) {
+step('the command output should contain {quoted}', async function ([expected]) {
   if (this.lastOutput === null) throw new Error("No command has run yet: use 'I run ...' before checking its output.");
   if (!this.lastOutput.includes(expected)) throw new Error(`Expected the command output to contain '${expected}', but it was:\n${this.lastOutput}`);
 });

@@ -1,12 +1,14 @@
 import fs from 'fs';
-import { step } from './define';
+import { stepsFor } from './define';
 
 // When: evidence for the report.
+
+const step = stepsFor('When');
 
 step('I take a screenshot', async function () {
   this.attach(fs.readFileSync(await this.client.screenshot()), 'image/png');
 });
 
-step('I take a screenshot named {string}', async function ([name]) {
+step('I take a screenshot named {quoted}', async function ([name]) {
   this.attach(fs.readFileSync(await this.client.screenshot(name)), 'image/png');
 });

@@ -5,4 +5,5 @@ import './keyboard';
 import './scroll-and-wait';
 import './assertions';
 import './evidence';
-export { STEP_REGISTRY, definitionPattern, registerSteps } from './define';
+export { STEP_REGISTRY, stepArguments, registerSteps } from './define';
+export { parameterTypes } from './parameter-types';

@@ -1,8 +1,10 @@
-import { step } from './define';
+import { stepsFor } from './define';
 import type { GlanceWorld } from '../support/world';
 import type { StepFindOptions } from './phrase';
 
 // When: the keyboard.
+
+const step = stepsFor('When');
 
 async function typeInto(world: GlanceWorld, description: string, raw: string, options: StepFindOptions): Promise<void> {
   await (await world.mustFind(description, options)).click();
@@ -10,26 +12,26 @@ async function typeInto(world: GlanceWorld, description: string, raw: string, op
   await world.client.type(text, { secret });
 }
 
-step('I type {string}', async function ([raw]) {
+step('I type {quoted}', async function ([raw]) {
   const { text, secret } = this.value(raw);
   await this.client.type(text, { secret });
 });
 
-step('I type {string} into (the ){description}', async function ([raw, description], options) {
+step('I type {quoted} into (the ){element}', async function ([raw, description], options) {
   await typeInto(this, description, raw, options);
 }, { finds: true });
 
-step('I clear (the ){description}', async function ([description], options) {
+step('I clear (the ){element}', async function ([description], options) {
   await (await this.mustFind(description, options)).click();
   await this.client.pressKeys(['ctrl+a']);
   await this.client.pressKeys(['delete']);
 }, { finds: true });
 
-step('I press {string}', async function ([keys]) {
+step('I press {quoted}', async function ([keys]) {
   await this.client.pressKeys([keys]);
 });
 
-step('I press {string} {int} times', async function ([keys, times]) {
+step('I press {quoted} {int} times', async function ([keys, times]) {
   for (let i = 0; i < Number(times); i++) await this.client.pressKeys([keys]);
 });
 
@@ -39,7 +41,7 @@ step('I fill in:', async function (_args, options, table) {
   for (const [field, value] of body) await typeInto(this, field, value, options);
 }, { table: true });
 
-step('I select {string} from (the ){description}', async function ([option, description], options) {
+step('I select {quoted} from (the ){element}', async function ([option, description], options) {
   await (await this.mustFind(description, options)).click();
   const { text } = this.value(option);
   await (await this.mustFind(`The text "${text}"`, { ...options, timeout: options.timeout ?? 5000 })).click();

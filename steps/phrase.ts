@@ -1,36 +1,44 @@
 /**
- * Step phrasings are written as in the step contract: `I click (on )(the ){description}`.
- * `(x)` is optional text; `{string}` a single- or double-quoted value;
- * `{description}` an element description, which is quoted text with the
- * words around it (`the second 'Edit' button`, `the 'Delete' icon next to
- * 'Alice'`), passed to find() as written; `{int}` and `{float}` numbers;
- * `{direction}` up/down/left/right. A step that finds also takes the
- * suffixes ` within N seconds`, ` using zoom`, ` and verify` and
- * ` with confidence X`, in any order and combination.
+ * Step phrasings are Cucumber Expressions, written as in the step contract:
+ * `I click (on )(the ){element}`. `(x)` is optional text; the parameters are
+ * Cucumber's `{int}` and Glance's own (steps/parameter-types.ts):
+ * - `{quoted}` a single- or double-quoted value, which the step gets unquoted;
+ * - `{element}` an element description: quoted text with the words around it
+ *   (`the second 'Edit' button`, `the 'Delete' icon next to 'Alice'`),
+ *   passed to find() as written;
+ * - `{direction}` up, down, left or right;
+ * - `{find-options}` what a step that finds may end with: ` within N seconds`,
+ *   ` using zoom`, ` and verify` and ` with confidence X`, in any order and
+ *   combination.
  */
-export const SUFFIXES = '((?: within \\d+ seconds?| using zoom| and verify| with confidence (?:0(?:\\.\\d+)?|1(?:\\.0+)?|\\.\\d+))*)';
+export const QUOTED = `"[^"]*"|'[^']*'`;
+// Lazy at the end, so that the find options after an element are not taken for its words.
+export const ELEMENT = `(?:[^"']*?(?:${QUOTED}))+[^"']*?`;
+export const DIRECTION = 'up|down|left|right';
+export const FIND_OPTIONS = '(?: within \\d+ seconds?| using zoom| and verify| with confidence (?:0(?:\\.\\d+)?|1(?:\\.0+)?|\\.\\d+))*';
+// As Cucumber's own {int}.
+const INT = '-?\\d+';
 
-const QUOTED = `(?:"[^"]*"|'[^']*')`;
-const TOKENS: Record<string, string> = {
-  '{string}': `("[^"]*"|'[^']*')`,
-  '{description}': `([^"']*?${QUOTED}(?:[^"']*?${QUOTED})*[^"']*?)`,
-  '{int}': '(-?\\d+)',
-  '{float}': '(-?\\d+(?:\\.\\d+)?)',
-  '{direction}': '(up|down|left|right)',
+const PARAMETERS: Record<string, string> = {
+  '{quoted}': QUOTED,
+  '{element}': ELEMENT,
+  '{int}': INT,
+  '{direction}': DIRECTION,
 };
 
-export type ArgumentKind = 'string' | 'description' | 'int' | 'float' | 'direction';
+/** The parameters of a phrasing, in order: `['quoted', 'element']`. */
+export function parametersOf(phrase: string): string[] {
+  return [...phrase.matchAll(/\{([a-z-]*)\}/g)].map((m) => m[1]);
+}
 
-/** The pattern of a phrasing, and the kind of each argument it captures in order. */
-export function compilePhrase(phrase: string, finds: boolean): RegExp & { kinds: ArgumentKind[] } {
+/** A phrasing as a regular expression source; each argument is a group, a capturing one when asked. */
+export function phraseSource(phrase: string, capture = false): string {
   let source = '';
-  const kinds: ArgumentKind[] = [];
   for (let i = 0; i < phrase.length; i++) {
-    const token = Object.keys(TOKENS).find((t) => phrase.startsWith(t, i));
-    if (token) {
-      source += TOKENS[token];
-      kinds.push(token.slice(1, -1) as ArgumentKind);
-      i += token.length - 1;
+    const parameter = Object.keys(PARAMETERS).find((p) => phrase.startsWith(p, i));
+    if (parameter) {
+      source += `(${capture ? '' : '?:'}${PARAMETERS[parameter]})`;
+      i += parameter.length - 1;
     } else if (phrase[i] === '(') {
       const end = phrase.indexOf(')', i);
       source += `(?:${escape(phrase.slice(i + 1, end))})?`;
@@ -39,12 +47,26 @@ export function compilePhrase(phrase: string, finds: boolean): RegExp & { kinds:
       source += escape(phrase[i]);
     }
   }
-  return Object.assign(new RegExp(`^${source}${finds ? SUFFIXES : ''}$`), { kinds });
+  return source;
+}
+
+/** A whole step text of a phrasing, each argument captured as written. */
+export function compilePhrase(phrase: string): RegExp {
+  return new RegExp(`^${phraseSource(phrase, true)}$`);
 }
 
 /** How many characters of a phrasing are fixed words: optional parts and arguments do not count. */
 export function literalLength(phrase: string): number {
-  return phrase.replace(/\([^)]*\)/g, '').replace(/\{[a-z]+\}/g, '').length;
+  return phrase.replace(/\([^)]*\)/g, '').replace(/\{[a-z-]*\}/g, '').length;
+}
+
+/** The phrasing with each optional part left out and put in: `I click (on )(the )…` has four. */
+export function variants(phrase: string): string[] {
+  const optional = /\(([^)]*)\)/.exec(phrase);
+  if (!optional) return [phrase];
+  const before = phrase.slice(0, optional.index);
+  const after = phrase.slice(optional.index + optional[0].length);
+  return [...variants(before + after), ...variants(before + optional[1] + after)];
 }
 
 function escape(text: string): string {

@@ -1,20 +1,22 @@
-import { step } from './define';
+import { stepsFor } from './define';
 
 // When: the mouse.
 
-step('I click (on )(the ){description}', async function ([description], options) {
+const step = stepsFor('When');
+
+step('I click (on )(the ){element}', async function ([description], options) {
   await (await this.mustFind(description, options)).click();
 }, { finds: true });
 
-step('I double-click (on )(the ){description}', async function ([description], options) {
+step('I double-click (on )(the ){element}', async function ([description], options) {
   await (await this.mustFind(description, options)).doubleClick();
 }, { finds: true });
 
-step('I right-click (on )(the ){description}', async function ([description], options) {
+step('I right-click (on )(the ){element}', async function ([description], options) {
   await (await this.mustFind(description, options)).rightClick();
 }, { finds: true });
 
-step('I hover over (the ){description}', async function ([description], options) {
+step('I hover over (the ){element}', async function ([description], options) {
   await (await this.mustFind(description, options)).hover();
 }, { finds: true });
 
@@ -22,7 +24,7 @@ step('I click at {int}, {int}', async function ([x, y]) {
   await this.client.click(Number(x), Number(y));
 });
 
-step('I drag (the ){description} to (the ){description}', async function ([from, to], options) {
+step('I drag (the ){element} to (the ){element}', async function ([from, to], options) {
   const source = await this.mustFind(from, options);
   const target = await this.mustFind(to, options);
   await this.client.click(source.centerX!, source.centerY!, 'mouse-down');

@@ -1,7 +1,9 @@
-import { step } from './define';
+import { stepsFor } from './define';
 import { sleep } from '../lib/util/wait';
 
 // When: scrolling and waiting.
+
+const step = stepsFor('When');
 
 const STEP_PX = 300;
 const MAX_SCROLL_PX = 10_000;
@@ -14,7 +16,7 @@ step('I scroll {direction} {int} pixels', async function ([direction, pixels]) {
   await this.client.scroll(direction as 'down', { amount: Number(pixels) });
 });
 
-step('I scroll {direction} until I see (the ){description}', async function ([direction, description], options) {
+step('I scroll {direction} until I see (the ){element}', async function ([direction, description], options) {
   for (let scrolled = 0; ; scrolled += STEP_PX) {
     if ((await this.locate(description, { ...options, timeout: 0 })).found()) return;
     if (scrolled >= MAX_SCROLL_PX) throw new Error(`Scrolled ${direction} ${MAX_SCROLL_PX} px without seeing '${description}'. ${this.lastFind?.reason ?? ''}`);
@@ -31,11 +33,11 @@ step('I wait {int} ms', async function ([ms]) {
   await this.client.wait(Number(ms));
 });
 
-step('I wait for (the ){description} to appear', async function ([description], options) {
+step('I wait for (the ){element} to appear', async function ([description], options) {
   await this.mustFind(description, options);
 }, { finds: true });
 
-step('I wait for (the ){description} to disappear', async function ([description], options) {
+step('I wait for (the ){element} to disappear', async function ([description], options) {
   const timeout = options.timeout ?? 10_000;
   const deadline = Date.now() + timeout;
   for (;;) {

@@ -3,6 +3,7 @@
 // already has nearby, since a near miss is the usual cause.
 require('../lib/runtime/register');
 const { editDistance } = require('../lib/config/closest.ts');
+const { variants } = require('../steps/phrase.ts');
 
 function registry() {
   const { STEP_REGISTRY } = require('../steps/define.ts');
@@ -18,18 +19,8 @@ const ROLE_WORDS = /^(?:buttons?|fields?|links?|check ?box(?:es)?|tabs?|icons?|m
  * argument: `the {string} button` → `the {}`).
  */
 function comparable(text) {
-  const parts = text.toLowerCase().replace(/\{(?:string|description|direction|word)\}/g, '{}').replace(/\{(?:int|float)\}/g, '{n}').split('{}');
+  const parts = text.toLowerCase().replace(/\{(?:string|quoted|element|direction|word)\}/g, '{}').replace(/\{(?:int|float)\}/g, '{n}').split('{}');
   return parts.map((part, i) => (i > 0 ? part.replace(/^\s*/, ' ').replace(/^ /, '').replace(ROLE_WORDS, '') : part)).join('{} ').replace(/\s+/g, ' ').trim();
-}
-
-/** The phrasing with each optional part left out and put in: `I click (on )(the )…` has four. */
-function variants(phrase) {
-  const optional = /\(([^)]*)\)/;
-  const match = optional.exec(phrase);
-  if (!match) return [phrase];
-  const before = phrase.slice(0, match.index);
-  const after = phrase.slice(match.index + match[0].length);
-  return [...variants(before + after), ...variants(before + match[1] + after)];
 }
 
 function distanceTo(phrase, wanted) {

@@ -95,7 +95,7 @@ test('an undefined step suggests the nearest phrasings Glance has', () => {
   assert.match(run.stdout, /1 step \(1 undefined\)/);
   assert.match(run.stdout, /Glance has no step for this\. The nearest phrasings it has:/);
   const suggestions = run.stdout.split('nearest phrasings it has:')[1].split('Or define it')[0];
-  assert.match(suggestions.split('\n')[1], /\/\/ {3}I click \(on \)\(the \)\{description\}$/, 'the nearest comes first');
+  assert.match(suggestions.split('\n')[1], /\/\/ {3}I click \(on \)\(the \)\{element\}$/, 'the nearest comes first');
 });
 
 test('with autoScreenshots every step attaches its after-step screenshot', () => {

@@ -1,0 +1,75 @@
+import { FIND_OPTIONS, literalLength, phraseSource, variants } from './phrase';
+
+export interface Phrasing {
+  phrase: string;
+  finds: boolean;
+}
+
+/**
+ * An element is free text, so in `I should see (the ){element}` it would also
+ * take `the text 'Hi'` or `3 'Edit buttons'`, and the step text would have two
+ * definitions. So an element steps aside, and only where the rest of the text
+ * is exactly the rest of a more specific phrasing:
+ *
+ *   (?!(?<=^I should see )(?:the text {quoted}{find-options}|{int} {element}|…)$)
+ *
+ * It is derived from the registry, so a new phrasing brings its own. The words
+ * before the element scope it: `I click the text 'Save'` still clicks.
+ */
+export function stepAside(registry: readonly Phrasing[]): string {
+  return [...afterSharedWords(registry), ...forOpeningElements(registry)].join('');
+}
+
+/** Where the words before an element also open a phrasing with more fixed words, the element steps aside for its rest. */
+function afterSharedWords(registry: readonly Phrasing[]): string[] {
+  const restsAfter = new Map<string, Set<string>>();
+  for (const general of registry) {
+    for (const before of wordsBeforeElements(general.phrase)) {
+      for (const opening of variants(before)) {
+        for (const specific of registry) {
+          if (literalLength(specific.phrase) <= literalLength(general.phrase) || !specific.phrase.startsWith(opening)) continue;
+          const rest = specific.phrase.slice(opening.length);
+          if (!canTakeRest(rest)) continue;
+          const rests = restsAfter.get(opening) ?? new Set<string>();
+          rests.add(restSource(rest, specific.finds));
+          restsAfter.set(opening, rests);
+        }
+      }
+    }
+  }
+  return [...restsAfter].map(([opening, rests]) => `(?!(?<=^${phraseSource(opening)})(?:${[...rests].join('|')})$)`);
+}
+
+/**
+ * A phrasing that opens with an element, `(the ){element} should contain (the )text {quoted}`,
+ * can follow any words, so an element elsewhere steps aside for it: `I click
+ * 'A' should contain the text 'B'` is a check of the text, as the words say last.
+ */
+function forOpeningElements(registry: readonly Phrasing[]): string[] {
+  return registry.flatMap(({ phrase, finds }) => {
+    const opening = /^(?:\([^)]*\))*(?=\{element\})/.exec(phrase)?.[0];
+    if (opening === undefined) return [];
+    return [`(?!(?<!^${phraseSource(opening)})${restSource(phrase.slice(opening.length), finds)}$)`];
+  });
+}
+
+function restSource(rest: string, finds: boolean): string {
+  return `(?:${phraseSource(rest)}${finds ? FIND_OPTIONS : ''})`;
+}
+
+/** The text before each element of a phrasing that has fixed words there; an element opening the step has none. */
+function wordsBeforeElements(phrase: string): string[] {
+  return [...phrase.matchAll(/\{element\}/g)]
+    .map((m) => phrase.slice(0, m.index))
+    .filter((before) => literalLength(before) > 0);
+}
+
+/**
+ * Whether an element could take the rest of a more specific phrasing. It
+ * needs quotes, so a rest without a quoted argument cannot be it; and a rest
+ * that starts with an element is a step of the same kind, told apart by the
+ * words after it.
+ */
+function canTakeRest(rest: string): boolean {
+  return /\{(?:quoted|element)\}/.test(rest) && !/^(?:\([^)]*\))*\{element\}/.test(rest);
+}
