@@ -133,23 +133,23 @@ export class LocalService implements Service {
     return session;
   }
 
-  locate(session: string, request: LocateRequest): Promise<LocateResult> {
+  async locate(session: string, request: LocateRequest): Promise<LocateResult> {
     return this.session(session).locate(request);
   }
 
-  locateAll(session: string, request: LocateRequest): Promise<LocateAllResult> {
+  async locateAll(session: string, request: LocateRequest): Promise<LocateAllResult> {
     return this.session(session).locateAll(request);
   }
 
-  readText(session: string, box: Box): Promise<string> {
+  async readText(session: string, box: Box): Promise<string> {
     return this.session(session).readText(box);
   }
 
-  assert(session: string, statement: string): Promise<AssertResult> {
+  async assert(session: string, statement: string): Promise<AssertResult> {
     return this.session(session).assert(statement);
   }
 
-  commitCache(session: string): Promise<number> {
+  async commitCache(session: string): Promise<number> {
     return this.session(session).commitCache();
   }
 

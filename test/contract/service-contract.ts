@@ -1,0 +1,152 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'fs';
+import type { LocateRequest, SandboxSession, Service } from '../../lib/service/service';
+import { AgentClient } from '../../lib/sandbox/agent-client';
+
+/**
+ * The Service's contract: what any transport (the embedded LocalService, a
+ * remote one) must do. Run it with a factory for the transport under test.
+ */
+export interface ServiceUnderTest {
+  service: Service;
+  apiKey: string;
+  /** Where the Service keeps its state (screenshots land below it). */
+  stateDir: string;
+  /** A URL of the fixture app, e.g. `${base}/app/users.html`. */
+  base: string;
+  cleanup(): Promise<void>;
+}
+
+const SETTINGS = {
+  locator: 'auto' as const, os: 'linux' as const,
+  cache: { enabled: true, thresholds: { find: { screen: 0.05, element: 0.8 }, assert: 0.05 }, maxEntries: 100 },
+};
+
+function request(description: string, overrides: Partial<LocateRequest> = {}): LocateRequest {
+  return { description, cacheKey: 'contract', cacheThreshold: 0.05, timeout: 0, type: 'any', zoom: false, verify: false, ai: {}, ...overrides };
+}
+
+/** True when a value survives JSON unchanged: no Buffers, functions, class instances or cycles. */
+function plain(value: unknown): boolean {
+  return JSON.stringify(JSON.parse(JSON.stringify(value))) === JSON.stringify(value) && !/"type":"Buffer"/.test(JSON.stringify(value));
+}
+
+export function serviceContract(name: string, factory: () => Promise<ServiceUnderTest>): void {
+  describe(`Service contract: ${name}`, () => {
+    let it: ServiceUnderTest;
+    let token: string;
+    let sandbox: SandboxSession;
+    let session: string;
+    let agent: AgentClient;
+
+    const open = async (page: string) => {
+      await agent.call('POST', '/exec', { code: "pkill -f '[c]hromium-'; true", timeout: 10_000 }, 15_000);
+      await agent.call('POST', '/launch/chrome', { url: `${it.base}/app/${page}`, timeout: 30_000 }, 35_000);
+    };
+
+    before(async () => {
+      it = await factory();
+      token = (await it.service.auth(it.apiKey)).token;
+      sandbox = await it.service.createSandbox(token, { os: 'linux', width: 1366, height: 768, keepAlive: 0, environment: {}, preview: 'none' });
+      agent = new AgentClient(sandbox.agent);
+      await agent.call('POST', '/session', { keepAlive: 0 });
+      session = (await it.service.openSession(token, sandbox.instance.instanceId, SETTINGS)).sessionId;
+      await open('users.html');
+    });
+
+    after(async () => {
+      agent?.close();
+      if (session) await it.service.stopSandbox(session, { keepAlive: 0 }).catch(() => undefined);
+      await it?.cleanup();
+    });
+
+    test('auth refuses an unknown key and names the fix', async () => {
+      await assert.rejects(it.service.auth('glance_unknown_key'), /not valid.*glance init/s);
+    });
+
+    test('a session needs a sandbox of this service and a valid token', async () => {
+      await assert.rejects(it.service.openSession(token, 'no-such-sandbox', SETTINGS), /no-such-sandbox/);
+      await assert.rejects(it.service.openSession('forged.token', sandbox.instance.instanceId, SETTINGS));
+      await assert.rejects(it.service.locate('no-such-session', request('Users')), /No open session/);
+    });
+
+    test('locate answers with a plain result: box, text, engine, cache info, attempts', async () => {
+      const result = await it.service.locate(session, request('Add user button'));
+      assert.ok(plain(result), 'the result is plain data');
+      assert.equal(result.element?.text, 'Add user');
+      assert.equal(result.element?.engine, 'ocr');
+      assert.equal(result.engine, 'ocr');
+      assert.equal(result.notFound, null);
+      assert.equal(result.attempts, 1);
+      const box = result.element!.box;
+      assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= 1366 && box.y + box.height <= 768, JSON.stringify(box));
+      assert.equal(Buffer.from(result.element!.crop!, 'base64').subarray(1, 4).toString(), 'PNG');
+      assert.equal(result.cache.hit, false);
+    });
+
+    test('a miss says why, what the screen showed, and where its screenshot is', async () => {
+      const result = await it.service.locate(session, request("the 'Archive' button", { screenshotName: 'contract/0001-find-notfound-archive.png' }));
+      assert.ok(plain(result));
+      assert.equal(result.element, null);
+      assert.match(result.notFound!, /Element not found: 'the 'Archive' button'/);
+      assert.match(result.notFound!, /seen instead: /);
+      assert.ok(result.debugScreenshot && fs.existsSync(result.debugScreenshot) && result.debugScreenshot.startsWith(it.stateDir), String(result.debugScreenshot));
+      await assert.rejects(it.service.locate(session, request('Nothing like this', { screenshotName: '../../escape.png' })), /leaves the screenshots folder/);
+    });
+
+    test('locateAll gives every match in reading order; a refusal is an answer, not an error', async () => {
+      const all = await it.service.locateAll(session, request('Delete buttons', { cacheThreshold: -1 }));
+      assert.ok(plain(all));
+      assert.equal(all.elements.length, 5);
+      const ys = all.elements.map((e) => e.box.y);
+      assert.deepEqual([...ys].sort((a, b) => a - b), ys);
+      const refused = await it.service.locateAll(session, request('the red round icon', { cacheThreshold: -1 }));
+      assert.deepEqual(refused.elements, []);
+      assert.match(refused.refusal!, /vision model/);
+    });
+
+    test('readText reads a box; assert checks quoted text and says what needs a model', async () => {
+      const heading = await it.service.locate(session, request('Add user button', { cacheThreshold: -1 }));
+      assert.match(await it.service.readText(session, heading.element!.box), /Add user/);
+      assert.deepEqual(await it.service.assert(session, "the page shows 'Add user'"), { passed: true, reason: "the screen shows 'Add user'" });
+      assert.equal((await it.service.assert(session, "the page shows 'Refund issued'")).passed, false);
+      assert.match((await it.service.assert(session, 'the page looks tidy')).reason, /needs a vision model/);
+    });
+
+    test('the cache: commit writes what was found, the next locate hits, discard drops', async () => {
+      await it.service.discardCache(session);
+      const first = await it.service.locate(session, request('Add user button', { cacheKey: 'contract-cache' }));
+      assert.equal(first.cache.hit, false);
+      assert.equal(await it.service.commitCache(session), 1);
+      const again = await it.service.locate(session, request('Add user button', { cacheKey: 'contract-cache' }));
+      assert.equal(again.cache.hit, true);
+      assert.deepEqual(again.element!.box, first.element!.box);
+      await it.service.locate(session, request('Edit button', { cacheKey: 'contract-cache' }));
+      assert.equal(await it.service.discardCache(session), 1);
+      assert.equal(await it.service.commitCache(session), 0);
+    });
+
+    test('a waiting find on a still screen looks once, even with a cache entry for the description', async () => {
+      await open('cache-lab.html');
+      const key = { cacheKey: 'contract-wait' };
+      assert.ok((await it.service.locate(session, request('Publish button', key))).element);
+      assert.equal(await it.service.commitCache(session), 1);
+      // The bare desktop: X11 leaves the fourth byte of its pixels at 0, which the cache's
+      // comparison must not rewrite in the captured screen (the next look would differ).
+      await agent.call('POST', '/exec', { code: "pkill -f '[c]hromium-'; sleep 1", timeout: 10_000 }, 15_000);
+      const waited = await it.service.locate(session, request('Publish button', { ...key, cacheThreshold: 1, timeout: 4000 }));
+      assert.equal(waited.element, null);
+      assert.ok(waited.elapsedMs >= 3900, `waited ${waited.elapsedMs} ms`);
+      assert.equal(waited.attempts, 1, 'the engines ran once: the screen did not change');
+      await open('users.html');
+    });
+
+    test('stopSandbox ends the session', async () => {
+      await it.service.stopSandbox(session, { keepAlive: 0 });
+      const ended = session;
+      session = '';
+      await assert.rejects(it.service.locate(ended, request('Users')), /No open session/);
+    });
+  });
+}
