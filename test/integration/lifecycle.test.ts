@@ -40,6 +40,23 @@ test('a new sandbox is recorded as last-sandbox and in the registry (mode 0600)'
   await client.disconnect();
 });
 
+test('options not implemented yet say so in one line at connect; nothing is said when they are off', async () => {
+  const lines = async (options: Parameters<typeof newClient>[1]) => {
+    const client = newClient(state, options);
+    cleanup.push(client);
+    const seen: string[] = [];
+    client.getEmitter().on('log:info', (line: string) => seen.push(line));
+    await client.auth();
+    await client.connect({ keepAlive: 0 });
+    await client.disconnect();
+    return seen.filter((l) => /not yet implemented/i.test(l));
+  };
+  const defaults = await lines({ preview: 'ide' });
+  assert.equal(defaults.length, 1, JSON.stringify(defaults));
+  for (const name of ['dashcam', 'redraw', 'analytics', "preview 'ide'"]) assert.ok(defaults[0].includes(name), `${name} in: ${defaults[0]}`);
+  assert.deepEqual(await lines({ preview: 'none', dashcam: false, redraw: false, analytics: false }), []);
+});
+
 test('keepAlive: 0 stops the sandbox at once', async () => {
   const client = await connected();
   const record = registry.read(client.getInstance()!.instanceId)!;

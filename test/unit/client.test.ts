@@ -77,3 +77,42 @@ test('headless logs a one-line deprecation', () => {
   }
   assert.equal(lines.filter((l) => /headless.*deprecated.*preview: 'none'/.test(l)).length, 1);
 });
+
+test('apiRoot without a remote service fails auth() by name, never falling back to the local service', async () => {
+  const state = testState();
+  const client = new Client(state.apiKey, { stateDir: state.stateDir, logging: false, apiRoot: 'https://glance.example.test' });
+  await assert.rejects(client.auth(), (e: Error) => e instanceof InvalidOptionError && /apiRoot/.test(e.message) && /not available in this version/.test(e.message));
+  process.env.GLANCE_API_ROOT = 'http://127.0.0.1:4780';
+  try {
+    const fromEnv = new Client(state.apiKey, { stateDir: state.stateDir, logging: false });
+    await assert.rejects(fromEnv.auth(), /GLANCE_API_ROOT/);
+    process.env.GLANCE_API_ROOT = 'not a url';
+    assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), /GLANCE_API_ROOT.*'not a url'/);
+  } finally {
+    delete process.env.GLANCE_API_ROOT;
+  }
+});
+
+test('the locator is checked in the constructor, from the option and from GLANCE_LOCATOR', () => {
+  const state = testState();
+  assert.throws(() => new Client(state.apiKey, { locator: 'ocrr' as 'ocr' }), /'locator'.*'ocrr'.*did you mean 'ocr'/);
+  assert.throws(() => new Client(state.apiKey, { locator: 'vision' as 'ocr' }), /'vision'.*not available in this version.*'auto', 'ocr'/);
+  process.env.GLANCE_LOCATOR = 'tesseract';
+  try {
+    assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), (e: Error) => e instanceof InvalidOptionError && /GLANCE_LOCATOR.*'tesseract'/.test(e.message));
+    process.env.GLANCE_LOCATOR = 'ocr';
+    assert.equal(new Client(state.apiKey, { stateDir: state.stateDir }).getLocator(), 'ocr');
+  } finally {
+    delete process.env.GLANCE_LOCATOR;
+  }
+});
+
+test('a configured vision model does not break auto: the engines Glance has still answer', () => {
+  const state = testState();
+  process.env.GLANCE_VISION_MODEL = 'some-model';
+  try {
+    assert.equal(new Client(state.apiKey, { stateDir: state.stateDir }).getLocator(), 'auto');
+  } finally {
+    delete process.env.GLANCE_VISION_MODEL;
+  }
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveClientOptions, resolveConnectOptions } from '../../lib/config/options';
+import { resolveClientOptions, resolveConnectOptions, resolveFindOptions } from '../../lib/config/options';
 import { InvalidOptionError } from '../../lib/config/errors';
 
 test('constructor defaults follow the interface spec', () => {
@@ -88,4 +88,11 @@ test('headless: true means preview none', () => {
 test('connect options are validated too', () => {
   assert.throws(() => resolveConnectOptions({ keepAlive: 'long' }), /'keepAlive'.*'long'/);
   assert.throws(() => resolveConnectOptions({ sandboxid: 'x' }), /Did you mean 'sandboxId'/);
+});
+
+test('findAll refuses zoom and verify by name, and says what to use instead', () => {
+  const client = resolveClientOptions({});
+  assert.throws(() => resolveFindOptions({ zoom: true }, 'findAll', client), /findAll\(\) does not take 'zoom'.*find\(description, \{ zoom: true \}\)/);
+  assert.throws(() => resolveFindOptions({ verify: true }, 'findAll', client), /findAll\(\) does not take 'verify'/);
+  assert.equal(resolveFindOptions({ zoom: true }, 'find', client).zoom, true);
 });
