@@ -122,17 +122,11 @@ export class Client {
   }
 
   /** True once markFailed() was called in this session. */
-  hasFailed(): boolean {
-    return this.session.failed;
-  }
+  hasFailed(): boolean { return this.session.failed; }
 
-  getInstance(): SandboxInstance | null {
-    return this.session.instance ? { ...this.session.instance } : null;
-  }
+  getInstance(): SandboxInstance | null { return this.session.instance ? { ...this.session.instance } : null; }
 
-  getSessionId(): string | null {
-    return this.session.sessionId;
-  }
+  getSessionId(): string | null { return this.session.sessionId; }
 
   setLogging(enabled: boolean): void {
     if (typeof enabled !== 'boolean') throw new InvalidOptionError('enabled', `setLogging expects true or false, got ${show(enabled)}.`);
@@ -153,9 +147,7 @@ export class Client {
     this.runner.screenshots.testLine = line;
   }
 
-  getEmitter(): EventEmitter {
-    return this.runner.emitter;
-  }
+  getEmitter(): EventEmitter { return this.runner.emitter; }
 
   /** The engines finds go through (`auto (ocr)`, or one engine's name); the configured locator before connect. */
   getLocator(): string {
@@ -172,9 +164,7 @@ export class Client {
     return this.actions.pointerAt(target.x, target.y, target.action, `${target.x}x${target.y}`);
   }
 
-  hover(x: number, y: number): Promise<void> {
-    return this.actions.pointerAt(x, y, 'hover', `${x}x${y}`);
-  }
+  hover(x: number, y: number): Promise<void> { return this.actions.pointerAt(x, y, 'hover', `${x}x${y}`); }
 
   /** Types text into whatever has focus. With `secret`, the text is masked everywhere Glance reports. */
   type(text: string, options: TypeOptions = {}): Promise<void> {
@@ -182,9 +172,7 @@ export class Client {
   }
 
   /** Presses keys together as one combination: ['ctrl', 'c'], or ['ctrl+shift+t']. */
-  pressKeys(keys: string[]): Promise<void> {
-    return this.actions.pressKeys(keys);
-  }
+  pressKeys(keys: string[]): Promise<void> { return this.actions.pressKeys(keys); }
 
   /** Scrolls by `amount` pixels (default 300) in any of the four directions. */
   scroll(direction: ScrollDirection = 'down', options: ScrollOptions = {}): Promise<void> {
@@ -197,9 +185,7 @@ export class Client {
   }
 
   /** Brings the first window whose title or class contains `name` to the front. */
-  focusApplication(name: string): Promise<void> {
-    return this.actions.focusApplication(name);
-  }
+  focusApplication(name: string): Promise<void> { return this.actions.focusApplication(name); }
 
   /** Saves a PNG of the screen under `.glance/screenshots/` (with `name` in the file name) and returns its path. */
   screenshot(name = ''): Promise<string> {
@@ -220,14 +206,10 @@ export class Client {
   }
 
   /** Sleeps for `ms` milliseconds. */
-  wait(ms: number): Promise<void> {
-    return this.actions.wait(ms);
-  }
+  wait(ms: number): Promise<void> { return this.actions.wait(ms); }
 
   /** The screen as raw pixels, for custom checks. */
-  captureScreen(): Promise<Screen> {
-    return this.actions.captureScreen();
-  }
+  captureScreen(): Promise<Screen> { return this.actions.captureScreen(); }
 
   // ── finding ─────────────────────────────────────────────────────────────
 
@@ -249,9 +231,7 @@ export class Client {
   }
 
   /** The text shown inside an element's box (a field's value, a cell's content), read from the screen now. */
-  readText(element: Element): Promise<string> {
-    return this.finder.readText(element);
-  }
+  readText(element: Element): Promise<string> { return this.finder.readText(element); }
 
   /**
    * Checks a statement about the whole screen. Without a vision model, the
@@ -265,12 +245,8 @@ export class Client {
   // ── internals ───────────────────────────────────────────────────────────
 
   /** The connected agent; for Glance's own layers and tests. */
-  requireAgent(): AgentClient {
-    return this.session.requireAgent();
-  }
+  requireAgent(): AgentClient { return this.session.requireAgent(); }
 
   /** Writes an informational line (masked) to the console when logging is on, and emits `log:info`. */
-  log(message: string): void {
-    this.runner.log(message);
-  }
+  log(message: string): void { this.runner.log(message); }
 }

@@ -86,10 +86,7 @@ export class Finder {
 
   private request(description: string, settings: ResolvedFindOptions, site: CallSite | null): LocateRequest {
     const cacheOn = this.options.cache.enabled && settings.cacheThreshold !== -1;
-    return {
-      description, cacheKey: cacheOn ? settings.cacheKey ?? defaultCacheKey(site) : null, cacheThreshold: settings.cacheThreshold,
-      timeout: settings.timeout, confidence: settings.confidence, type: settings.type, zoom: settings.zoom, verify: settings.verify, ai: settings.ai,
-    };
+    return { ...settings, description, cacheKey: cacheOn ? settings.cacheKey ?? defaultCacheKey(site) : null };
   }
 
   private base(description: string, settings: ResolvedFindOptions, options: unknown): Pick<ElementDetails, 'description' | 'threshold' | 'findOptions'> {

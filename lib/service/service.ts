@@ -1,5 +1,5 @@
 import type { AgentEndpoint } from '../sandbox/agent-client';
-import type { AiOptions, Os, Preview } from '../config/options';
+import type { Os, Preview, ResolvedFindOptions } from '../config/options';
 import type { LocatorChoice } from '../config/locators';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
@@ -63,19 +63,11 @@ export interface SessionInfo {
   locator: string;
 }
 
-/** A find or findAll, as the Client sends it. */
-export interface LocateRequest {
+/** A find or findAll, as the Client sends it: the description and the call's resolved options. */
+export interface LocateRequest extends Omit<ResolvedFindOptions, 'cacheKey'> {
   description: string;
   /** The cache key (the test file's hash unless the caller set one); null leaves the cache out. */
   cacheKey: string | null;
-  /** The call's cacheThreshold (-1: no cache). */
-  cacheThreshold: number;
-  timeout: number;
-  confidence?: number;
-  type: 'text' | 'image' | 'ui' | 'any';
-  zoom: boolean;
-  verify: boolean;
-  ai: AiOptions;
   /** Where a not-found screenshot goes, relative to the screenshots folder (`<test>/<seq>-find-notfound-L<line>-<description>.png`). */
   screenshotName?: string;
 }
