@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'fs';
 import path from 'path';
 import { spawn } from 'child_process';
-import { ElementCache } from '../../lib/cache/element-cache';
+import { ElementCache, MAX_PENDING } from '../../lib/cache/element-cache';
 import { openDb } from '../../lib/store/db';
 import { fileCacheKey } from '../../lib/client/cache-key';
 import { Candidate } from '../../lib/locate/engine';
@@ -161,4 +161,20 @@ test('a findAll group is cached as a whole and replaced as a whole', async () =>
   cache.record(group, syntheticScreen(), [found]);
   assert.equal(await cache.commit(), 1);
   assert.equal(cache.lookupAll(group, syntheticScreen(), thresholds).candidates!.length, 1, 'the new group replaced the old one');
+});
+
+test('a lookup leaves the captured screen as it was, and pending entries are capped', async () => {
+  const { cache } = await cacheWithEntry();
+  const screen = syntheticScreen();
+  for (let i = 3; i < screen.data.length; i += 4) screen.data[i] = 0; // X11's fourth byte
+  const before = Buffer.from(screen.data);
+  assert.equal(cache.lookup(partition, screen, thresholds).info.hit, true);
+  assert.ok(screen.data.equals(before), 'the screen buffer was not written');
+
+  for (let i = 0; i < MAX_PENDING + 10; i++) cache.record({ ...partition, description: `button ${i}` }, syntheticScreen(), [found]);
+  assert.equal(cache.pendingCount(), MAX_PENDING);
+  assert.equal(await cache.commit(), MAX_PENDING);
+  assert.equal(cache.lookup({ ...partition, description: `button ${MAX_PENDING + 9}` }, syntheticScreen(), thresholds).info.hit, true, 'the newest are kept');
+  assert.equal(cache.lookup({ ...partition, description: 'button 0' }, syntheticScreen(), thresholds).info.hit, false, 'the oldest went');
+  cache.close();
 });
