@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { containsText, similarity, threshold } from '../../lib/locate/ocr/text-match';
+import { containsText, similarity, threshold } from '../../lib/locate/text-match';
 import { findText, groupLines, phrases } from '../../lib/locate/ocr/analysis';
 import { OcrWord } from '../../lib/locate/ocr/tesseract';
 

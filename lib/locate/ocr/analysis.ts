@@ -2,7 +2,7 @@ import { Box, right } from '../geometry';
 import type { Screen } from '../../types/screen';
 import { cropGrey, GreyImage, prepareForOcr, toGrey } from './preprocess';
 import { OcrReader, OcrWord } from './tesseract';
-import { similarity, threshold } from './text-match';
+import { similarity, threshold } from '../text-match';
 
 /**
  * What the OCR engine knows about one screen: its grey pixels (for finding

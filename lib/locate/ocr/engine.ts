@@ -1,9 +1,10 @@
-import { Box, bottom, centerX, centerY, contains, distance, horizontalOverlap, pad, readingOrder, right, verticalOverlap } from '../geometry';
+import { Box, bottom, centerX, centerY, contains, pad, readingOrder } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
-import { Query, RelationKind } from '../query';
+import { Query } from '../query';
 import { analyse, Analysis, findText, groupLines, phrases, rereadLine, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, toggleNear } from './controls';
-import { similarity, threshold } from './text-match';
+import { similarity, threshold } from '../text-match';
+import { relate } from '../relations';
 import { cropGrey } from './preprocess';
 import { OcrReader } from './tesseract';
 
@@ -72,7 +73,7 @@ export class OcrEngine implements LocateEngine {
       if (query.role && WHOLE_LABEL_ROLES.includes(query.role)) matches = matches.filter((m) => m.standalone);
       candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
     }
-    if (anchor && query.relation) candidates = this.relate(candidates, anchor.box, query.relation.kind);
+    if (anchor && query.relation) candidates = relate(candidates, anchor.box, query.relation.kind);
 
     // findAll and ordinals count the matches about as good as the best one, in reading
     // order: with five 'Remove' buttons on screen, the word 'removed' in a notice is no sixth.
@@ -168,25 +169,6 @@ export class OcrEngine implements LocateEngine {
       reason: `${reason} (read '${match.text}', similarity ${match.score.toFixed(2)})`, evidence: match.box,
     };
   }
-
-  /** Keeps the candidates in the asked relation to the anchor, nearest first. */
-  private relate(candidates: Candidate[], anchor: Box, kind: RelationKind): Candidate[] {
-    const holds = (b: Box): boolean => {
-      switch (kind) {
-        case 'right-of': return b.x >= right(anchor) - 4 && verticalOverlap(b, anchor) > 0.3;
-        case 'left-of': return right(b) <= anchor.x + 4 && verticalOverlap(b, anchor) > 0.3;
-        case 'below': return b.y >= bottom(anchor) - 4 && (horizontalOverlap(b, anchor) > 0 || Math.abs(centerX(b) - centerX(anchor)) < 300);
-        case 'above': return bottom(b) <= anchor.y + 4 && (horizontalOverlap(b, anchor) > 0 || Math.abs(centerX(b) - centerX(anchor)) < 300);
-        case 'row': return Math.abs(centerY(b) - centerY(anchor)) <= Math.max(b.height, anchor.height, 16) * 0.75;
-        case 'near': return distance(b, anchor) < 400;
-      }
-    };
-    return candidates.filter((c) => holds(c.box) && !sameBox(c.box, anchor)).sort((a, b) => distance(a.box, anchor) - distance(b.box, anchor));
-  }
-}
-
-function sameBox(a: Box, b: Box): boolean {
-  return Math.abs(a.x - b.x) < 3 && Math.abs(a.y - b.y) < 3 && Math.abs(a.width - b.width) < 3;
 }
 
 function normalisedIncludes(read: string, wanted: string): boolean {

@@ -1,4 +1,4 @@
-import { editDistance } from '../../config/closest';
+import { editDistance } from '../config/closest';
 
 /**
  * Fuzzy text comparison tolerant of OCR slips: case, punctuation at the
