@@ -1,5 +1,5 @@
 import { stepsFor } from './define';
-import { containsText } from '../lib/locate/ocr/text-match';
+import { containsText } from '../lib/locate/text-match';
 
 // Then: what should be on the screen.
 
