@@ -107,12 +107,16 @@ export class EngineChain {
     return engine?.seenInstead ? engine.seenInstead(context, query).catch(() => []) : [];
   }
 
-  /** The text inside a box, from the first engine that reads text. */
+  /** The text inside a box, from the first engine that can tell (the tree's value before the pixels). */
   async readText(context: EngineContext, box: Box): Promise<string> {
     await this.start();
-    const engine = this.able('readText').find((e) => e.readText);
-    if (!engine?.readText) throw new LocateRefusal(`No engine of the '${this.choice}' locator reads text; use locator 'ocr' or 'auto'.`);
-    return engine.readText(context, box);
+    const readers = this.able('readText').filter((e) => e.readText);
+    for (const engine of readers) {
+      const text = await engine.readText!(context, box);
+      if (text !== null) return text;
+    }
+    if (!readers.length) throw new LocateRefusal(`No engine of the '${this.choice}' locator reads text; use locator 'ocr' or 'auto'.`);
+    return '';
   }
 
   private refusal(query: Query): string {
@@ -133,7 +137,7 @@ export class EngineChain {
 async function zoomIn(engine: LocateEngine, context: EngineContext, query: Query, rough: Candidate): Promise<Candidate> {
   const region = zoomRegion(context.screen, rough.box);
   const crop = cropScreen(context.screen, region, ZOOM_SCALE);
-  const [fine] = await engine.locate({ ...context, screen: crop }, query).catch(() => []);
+  const [fine] = await engine.locate({ ...context, screen: crop, crop: { region, scale: ZOOM_SCALE } }, query).catch(() => []);
   if (!fine) return { ...rough, reason: `${rough.reason}; zoom found nothing closer, kept the first match` };
   const back = (b: Box): Box => ({
     x: Math.round(region.x + b.x / ZOOM_SCALE), y: Math.round(region.y + b.y / ZOOM_SCALE),

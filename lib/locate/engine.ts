@@ -1,5 +1,6 @@
 import type { Box, Screen } from '../types/screen';
 import type { Candidate } from '../types/locate';
+import type { A11ySnapshot } from '../types/a11y';
 import type { AiOptions } from '../config/options';
 import type { Query } from './query';
 
@@ -25,6 +26,8 @@ export type Capability =
 /** The sandbox as an engine may ask it for more than pixels (an accessibility tree, say). */
 export interface SandboxHandle {
   call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs?: number): Promise<T>;
+  /** The visible accessibility tree, within a time bound; empty where the sandbox has none. */
+  a11ySnapshot?(options?: { deadlineMs?: number }): Promise<A11ySnapshot>;
 }
 
 export interface EngineContext {
@@ -35,6 +38,8 @@ export interface EngineContext {
   deadline: number;
   /** Sampling settings for model-backed engines (the client's `ai`, overridden per call). */
   ai: AiOptions;
+  /** Set when `screen` is a zoomed crop of the sandbox's screen: where it was cut from, and how much it was enlarged. */
+  crop?: { region: Box; scale: number };
 }
 
 export interface Verdict {
@@ -56,8 +61,8 @@ export interface LocateEngine {
   verify?(context: EngineContext, candidate: Candidate, query: Query): Promise<Verdict>;
   /** For a not-found message: the few texts on the screen nearest to what was asked, what a person would see instead. */
   seenInstead?(context: EngineContext, query: Query): Promise<string[]>;
-  /** The text shown inside a box (a field's value, a cell's content). */
-  readText?(context: EngineContext, box: Box): Promise<string>;
+  /** The text shown inside a box (a field's value, a cell's content); null when this engine cannot tell. */
+  readText?(context: EngineContext, box: Box): Promise<string | null>;
   /** Forgets memoised readings, so a screen is read as never seen (benchmarks measure that). */
   forget?(): void;
 }

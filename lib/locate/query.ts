@@ -4,7 +4,7 @@
  * needs: the text to look for, the kind of control, an ordinal and a position
  * relative to another text.
  */
-export type Role = 'button' | 'link' | 'field' | 'checkbox' | 'radio' | 'tab' | 'menuitem' | 'heading' | 'icon' | 'image' | 'dropdown' | 'text';
+export type Role = 'button' | 'link' | 'field' | 'checkbox' | 'radio' | 'tab' | 'menuitem' | 'heading' | 'icon' | 'image' | 'dropdown' | 'cell' | 'text';
 export type RelationKind = 'right-of' | 'left-of' | 'below' | 'above' | 'near' | 'row';
 export type TypeHint = 'text' | 'image' | 'ui' | 'any';
 
@@ -39,6 +39,7 @@ const ROLE_WORDS: [RegExp, Role][] = [
   [/\b(?:headings?|headers?|titles?)\b/, 'heading'],
   [/\b(?:icons?|symbols?)\b/, 'icon'],
   [/\b(?:images?|pictures?|logos?|photos?|avatars?)\b/, 'image'],
+  [/\b(?:(?:table )?cells?)\b/, 'cell'],
   [/\b(?:labels?|texts?|words?)\b/, 'text'],
 ];
 

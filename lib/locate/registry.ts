@@ -2,12 +2,14 @@ import { EngineName, LocatorChoice, ENGINE_NAMES } from '../config/locators';
 import { LocateEngine } from './engine';
 import { EngineChain } from './chain';
 import { OcrEngine } from './ocr/engine';
+import { A11yEngine } from './a11y/engine';
 
 /**
  * Every engine Glance has, best first: the order `auto` tries them in.
  * A new engine is a folder under lib/locate/ and one line here.
  */
 const ENGINES: Record<EngineName, () => LocateEngine> = {
+  a11y: () => new A11yEngine(),
   ocr: () => new OcrEngine(),
 };
 

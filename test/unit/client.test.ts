@@ -96,7 +96,7 @@ test('apiRoot without a remote service fails auth() by name, never falling back 
 test('the locator is checked in the constructor, from the option and from GLANCE_LOCATOR', () => {
   const state = testState();
   assert.throws(() => new Client(state.apiKey, { locator: 'ocrr' as 'ocr' }), /'locator'.*'ocrr'.*did you mean 'ocr'/);
-  assert.throws(() => new Client(state.apiKey, { locator: 'vision' as 'ocr' }), /'vision'.*not available in this version.*'auto', 'ocr'/);
+  assert.throws(() => new Client(state.apiKey, { locator: 'vision' as 'ocr' }), /'vision'.*not available in this version.*'auto', 'a11y', 'ocr'/);
   process.env.GLANCE_LOCATOR = 'tesseract';
   try {
     assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), (e: Error) => e instanceof InvalidOptionError && /GLANCE_LOCATOR.*'tesseract'/.test(e.message));

@@ -1,0 +1,103 @@
+import type { A11yNode, A11ySnapshot } from '../../types/a11y';
+import type { Box, Screen } from '../../types/screen';
+import { Candidate, Capability, EngineContext, LocateEngine, Verdict } from '../engine';
+import { Query } from '../query';
+import { similarity } from '../text-match';
+import { TreeMatcher } from './match';
+
+/**
+ * The accessibility engine: Chromium, GTK and Qt publish what is on the screen
+ * (role, name, exact box) over AT-SPI, and the sandbox's agent serves the
+ * visible part of that tree. Where there is no tree (Tk, a canvas, a remote
+ * desktop) it finds nothing, and the chain passes the find to OCR.
+ */
+const SNAPSHOT_BOUND_MS = 1000;
+/** A box whose pixels vary less than this shows nothing: the tree is stale or the element is not drawn. */
+const MIN_CONTRAST = 12;
+const SEEN_INSTEAD = 4;
+
+export class A11yEngine implements LocateEngine {
+  readonly name = 'a11y';
+  readonly capabilities: readonly Capability[] = ['text', 'label', 'readText'];
+  /** One snapshot per captured screen: zoom, verify and the not-found message reuse it. */
+  private readonly snapshots = new WeakMap<Buffer, Promise<A11ySnapshot>>();
+
+  async locate(context: EngineContext, query: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
+    // Boxes from the tree are exact already, and in screen coordinates: a zoomed crop adds nothing.
+    if (context.crop) return [];
+    const nodes = await this.visible(context);
+    if (!nodes.length) return [];
+    return new TreeMatcher(nodes).locate(query, options.all);
+  }
+
+  /** A second look: the element is still in the tree, with the same name, where it was. */
+  async verify(context: EngineContext, candidate: Candidate): Promise<Verdict> {
+    const fresh = await this.fetch(context, true);
+    const same = fresh.nodes.find((n) => (n.name || n.value || undefined) === candidate.text && overlap(n.box, candidate.box) > 0.8);
+    return same
+      ? { ok: true, confidence: 1, reason: `the tree still shows the ${same.role} '${candidate.text}' at ${same.box.x},${same.box.y}` }
+      : { ok: false, confidence: 0, reason: `the tree no longer shows '${candidate.text ?? ''}' at ${candidate.box.x},${candidate.box.y}` };
+  }
+
+  async seenInstead(context: EngineContext, query: Query): Promise<string[]> {
+    const wanted = query.text ?? query.relation?.anchor ?? '';
+    const names = [...new Set((await this.visible(context)).map((n) => n.name).filter((n) => /\p{L}{2}/u.test(n)))];
+    return names.map((text) => ({ text, score: similarity(text, wanted) })).sort((a, b) => b.score - a.score).slice(0, SEEN_INSTEAD).map((n) => n.text);
+  }
+
+  /** The value or text of the element at the box, when the tree has one; null sends the read to the pixels. */
+  async readText(context: EngineContext, box: Box): Promise<string | null> {
+    const nodes = await this.visible(context);
+    const at = nodes.filter((n) => overlap(n.box, box) > 0.7).sort((a, b) => overlap(b.box, box) - overlap(a.box, box));
+    const withText = at.find((n) => n.value !== null && n.value !== '') ?? at.find((n) => n.name);
+    return withText ? (withText.value || withText.name) : null;
+  }
+
+  /** The nodes the screen really shows: inside it, of some size, and with something drawn there. */
+  private async visible(context: EngineContext): Promise<A11yNode[]> {
+    const { nodes } = await this.fetch(context, false);
+    return nodes.filter((n) => n.box.width >= 2 && n.box.height >= 2 && inside(n.box, context.screen) && drawn(context.screen, n.box));
+  }
+
+  private fetch(context: EngineContext, fresh: boolean): Promise<A11ySnapshot> {
+    const sandbox = context.sandbox;
+    if (!sandbox?.a11ySnapshot) return Promise.resolve({ nodes: [], tookMs: 0, truncated: false, skipped: [] });
+    const key = context.screen.data;
+    let snapshot = fresh ? undefined : this.snapshots.get(key);
+    if (!snapshot) {
+      const deadlineMs = Math.max(100, Math.min(SNAPSHOT_BOUND_MS, context.deadline - Date.now()));
+      snapshot = sandbox.a11ySnapshot({ deadlineMs }).catch(() => ({ nodes: [], tookMs: 0, truncated: false, skipped: ['(no answer)'] }));
+      if (!fresh) this.snapshots.set(key, snapshot);
+    }
+    return snapshot;
+  }
+}
+
+function inside(box: Box, screen: { width: number; height: number }): boolean {
+  return box.x >= 0 && box.y >= 0 && box.x + box.width <= screen.width && box.y + box.height <= screen.height;
+}
+
+/** Intersection over the smaller box's area. */
+function overlap(a: Box, b: Box): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? (w * h) / Math.max(1, Math.min(a.width * a.height, b.width * b.height)) : 0;
+}
+
+/** Whether the pixels in a box vary at all (sampled): an element that is drawn shows an edge, a border or text. */
+function drawn(screen: Screen, box: Box): boolean {
+  let min = 255;
+  let max = 0;
+  const stepX = Math.max(1, Math.floor(box.width / 24));
+  const stepY = Math.max(1, Math.floor(box.height / 12));
+  for (let y = box.y; y < box.y + box.height; y += stepY) {
+    for (let x = box.x; x < box.x + box.width; x += stepX) {
+      const i = (y * screen.width + x) * 4;
+      const grey = (screen.data[i] + screen.data[i + 1] + screen.data[i + 2]) / 3;
+      if (grey < min) min = grey;
+      if (grey > max) max = grey;
+      if (max - min >= MIN_CONTRAST) return true;
+    }
+  }
+  return false;
+}
