@@ -54,3 +54,33 @@ export class ExecError extends GlanceError {
     this.stderr = stderr;
   }
 }
+
+/** The vision model could not be used: a bad key or model name (at once), or failures that outlasted the retries. */
+export class VisionModelError extends GlanceError {
+  /** True when retrying cannot help (a bad key, an unknown model, a request the server refuses). */
+  readonly fatal: boolean;
+  readonly status: number | null;
+  constructor(message: string, fatal: boolean, status: number | null) {
+    super('GLANCE_VISION_MODEL', message);
+    this.fatal = fatal;
+    this.status = status;
+  }
+}
+
+/** Something Glance can only judge with a vision model, asked without one configured. */
+export class VisionModelRequiredError extends GlanceError {
+  constructor(message: string) {
+    super('GLANCE_VISION_MODEL_REQUIRED', message);
+  }
+}
+
+/** `assert()` judged the statement false; `reason` says what the screen shows instead. */
+export class AssertionError extends GlanceError {
+  readonly statement: string;
+  readonly reason: string;
+  constructor(statement: string, reason: string) {
+    super('GLANCE_ASSERTION', `Assertion failed: '${statement}': ${reason}`);
+    this.statement = statement;
+    this.reason = reason;
+  }
+}

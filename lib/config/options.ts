@@ -4,6 +4,7 @@ import {
 } from './validate';
 import { InvalidOptionError } from './errors';
 import { LocatorChoice, LOCATORS, PLANNED_ENGINES } from './locators';
+import { resolveVisionModel, VisionModelSettings } from './vision';
 
 export type Os = 'linux' | 'windows';
 export type Preview = 'browser' | 'ide' | 'none';
@@ -81,6 +82,14 @@ export interface FindAllOptions {
   cacheKey?: string;
   cacheThreshold?: number;
   type?: 'text' | 'image' | 'ui' | 'any';
+}
+
+/** Options of `assert()`. */
+export interface AssertOptions {
+  /** Pixel-diff share within which a passed assertion on an earlier screen is reused (default `cache.thresholds.assert`); -1 leaves the cache out. */
+  threshold?: number;
+  cacheKey?: string;
+  ai?: AiOptions;
 }
 
 /** Options of `connect()` (interface spec 4.2). */
@@ -194,8 +203,32 @@ export function resolveFindOptions(input: unknown, kind: 'find' | 'findAll', cli
     type: o.type ?? 'any',
     zoom: o.zoom ?? false,
     verify: kind === 'find' ? o.verify ?? client.verify : false,
-    ai: { ...client.ai, ...o.ai },
+    ai: mergeAi(client.ai, o.ai),
   };
+}
+
+/** The call's `ai` over the client's, field by field (a call's `top.k` keeps the client's `top.p`). */
+export function mergeAi(client: AiOptions, call: AiOptions | undefined): AiOptions {
+  const merged: AiOptions = { ...client, ...call };
+  if (client.top || call?.top) merged.top = { ...client.top, ...call?.top };
+  return merged;
+}
+
+const assertShape: Shape = { threshold: cacheThreshold, cacheKey: isString, ai };
+
+export interface ResolvedAssertOptions {
+  threshold: number;
+  cacheKey?: string;
+  ai: AiOptions;
+}
+
+/** Validates assert() options; the client's `ai`, `cacheKey` and assert threshold fill in what the call leaves out. */
+export function resolveAssertOptions(input: unknown, client: Pick<ResolvedClientOptions, 'ai' | 'cacheKey' | 'cache'>): ResolvedAssertOptions {
+  const raw = input ?? {};
+  assertPlainObject('assert options', raw);
+  checkShape(assertShape, raw);
+  const o = raw as AssertOptions;
+  return { threshold: o.threshold ?? client.cache.thresholds.assert, cacheKey: o.cacheKey ?? client.cacheKey, ai: mergeAi(client.ai, o.ai) };
 }
 
 export const connectShape: Shape = {
@@ -237,6 +270,8 @@ export interface ResolvedClientOptions {
   keepAlive: number;
   stateDir: string;
   locator: LocatorChoice;
+  /** The vision model from GLANCE_AI_* (or OPENAI_*) variables; null when none is set. */
+  vision: VisionModelSettings | null;
   /** Set when the deprecated `headless` option was used. */
   usedHeadless: boolean;
 }
@@ -259,6 +294,11 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
   if (o.locator === undefined && envLocator !== undefined) isLocator('GLANCE_LOCATOR', envLocator);
   const envApiRoot = process.env.GLANCE_API_ROOT || undefined;
   if (o.apiRoot === undefined && envApiRoot !== undefined) isApiRoot('GLANCE_API_ROOT', envApiRoot);
+  const vision = resolveVisionModel(process.env);
+  const locator = o.locator ?? ((envLocator ?? 'auto') as LocatorChoice);
+  if (locator === 'vision' && !vision) {
+    throw new InvalidOptionError(o.locator ? 'locator' : 'GLANCE_LOCATOR', "The 'vision' locator needs a vision model, and none is set: set GLANCE_AI_MODEL (and GLANCE_AI_BASE_URL, GLANCE_AI_API_KEY) to an OpenAI-compatible model, or use locator 'auto'.");
+  }
   const resolution = o.resolution ?? '1366x768';
   const [width, height] = resolution.split('x').map(Number);
   const cache = typeof o.cache === 'object' ? o.cache : { enabled: o.cache ?? true };
@@ -299,7 +339,8 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
     ai: o.ai ?? {},
     keepAlive: o.keepAlive ?? DEFAULT_KEEP_ALIVE_MS,
     stateDir: o.stateDir ?? (process.env.GLANCE_STATE_DIR || '.glance'),
-    locator: o.locator ?? ((envLocator ?? 'auto') as LocatorChoice),
+    locator,
+    vision,
     usedHeadless: o.headless !== undefined,
   };
 }

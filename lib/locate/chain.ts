@@ -2,6 +2,7 @@ import type { Box, Screen } from '../types/screen';
 import type { Candidate } from '../types/locate';
 import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability } from './engine';
 import { Query } from './query';
+import { crossCheck } from './cross-check';
 
 /**
  * Engines in order, best first. A description goes to the engines that can
@@ -12,6 +13,8 @@ export interface ChainAnswer {
   candidates: Candidate[];
   /** The engine that answered; null when none found anything. */
   engine: LocateEngine | null;
+  /** Boxes a model gave that the other engines' reading contradicted. */
+  contradictions?: string[];
 }
 
 export interface AttemptSettings {
@@ -30,7 +33,7 @@ export interface AttemptResult {
 /** The zoom crop is 30% of the screen in each direction, read at twice the size. */
 export const ZOOM_SHARE = 0.3;
 const ZOOM_SCALE = 2;
-const NEEDS_VISION = 'Configure a vision model (GLANCE_LOCATOR=vision) for elements that show no text.';
+const NEEDS_VISION = 'Elements that show no text need a vision model: set GLANCE_AI_MODEL (with GLANCE_AI_BASE_URL and GLANCE_AI_API_KEY) to any OpenAI-compatible one.';
 
 export class EngineChain {
   private started: Promise<void> | null = null;
@@ -39,7 +42,7 @@ export class EngineChain {
 
   /** `auto (ocr)`, or the one engine's name: what the report's metadata shows. */
   get label(): string {
-    return this.choice === 'auto' ? `auto (${this.engines.map((e) => e.name).join(', ')})` : this.choice;
+    return this.choice === 'auto' ? `auto (${this.engines.map((e) => e.label ?? e.name).join(', ')})` : this.engines[0]?.label ?? this.choice;
   }
 
   start(): Promise<void> {
@@ -69,9 +72,15 @@ export class EngineChain {
     const capable = this.able(neededCapability(query));
     if (!capable.length) throw new LocateRefusal(this.refusal(query));
     const refusals: string[] = [];
+    const contradictions: string[] = [];
     for (const engine of capable) {
       try {
-        const candidates = await engine.locate(context, query, options);
+        let candidates = await engine.locate(context, query, options);
+        if (candidates.length && engine.needsEvidence) {
+          const checked = await crossCheck(candidates, query, context, this.engines.filter((e) => e !== engine));
+          candidates = checked.kept;
+          contradictions.push(...checked.contradictions);
+        }
         if (candidates.length) return { candidates, engine };
       } catch (error) {
         if (!(error instanceof LocateRefusal)) throw error;
@@ -79,13 +88,13 @@ export class EngineChain {
       }
     }
     if (refusals.length === capable.length) throw new LocateRefusal(refusals.join(' '));
-    return { candidates: [], engine: null };
+    return { candidates: [], engine: null, contradictions };
   }
 
   /** One look: locate, then zoom, the confidence gate and verify, with the engine that answered. */
   async attempt(context: EngineContext, query: Query, settings: AttemptSettings): Promise<AttemptResult> {
-    const { candidates: [first], engine } = await this.locate(context, query);
-    if (!first || !engine) return { candidate: null, best: null, rejection: 'nothing on the screen matched', engine: null };
+    const { candidates: [first], engine, contradictions } = await this.locate(context, query);
+    if (!first || !engine) return { candidate: null, best: null, rejection: contradictions?.length ? contradictions.join('; ') : 'nothing on the screen matched', engine: null };
     let candidate = settings.zoom ? await zoomIn(engine, context, query, first) : first;
     if (settings.confidence !== undefined && candidate.confidence < settings.confidence) {
       return { candidate: null, best: candidate, engine, rejection: `the best match scored ${candidate.confidence} (below the confidence of ${settings.confidence})` };

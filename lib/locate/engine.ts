@@ -1,5 +1,5 @@
 import type { Box, Screen } from '../types/screen';
-import type { Candidate } from '../types/locate';
+import type { Candidate, ModelCall } from '../types/locate';
 import type { A11ySnapshot } from '../types/a11y';
 import type { AiOptions } from '../config/options';
 import type { Query } from './query';
@@ -40,6 +40,8 @@ export interface EngineContext {
   ai: AiOptions;
   /** Set when `screen` is a zoomed crop of the sandbox's screen: where it was cut from, and how much it was enlarged. */
   crop?: { region: Box; scale: number };
+  /** Told of every vision-model call made for this find (its tokens and latency). */
+  onModelCall?: (call: ModelCall) => void;
 }
 
 export interface Verdict {
@@ -50,6 +52,8 @@ export interface Verdict {
 
 export interface LocateEngine {
   readonly name: string;
+  /** The name with what it runs on, for the report (`vision (model, family)`); the name when unset. */
+  readonly label?: string;
   readonly capabilities: readonly Capability[];
   /** Acquires what the engine runs on (workers, connections); called before first use. */
   start?(): Promise<void>;
@@ -65,6 +69,14 @@ export interface LocateEngine {
   readText?(context: EngineContext, box: Box): Promise<string | null>;
   /** Forgets memoised readings, so a screen is read as never seen (benchmarks measure that). */
   forget?(): void;
+  /** A yes-or-no judgement of a statement about the whole screen, with the reason (a vision model's). */
+  judge?(context: EngineContext, statement: string): Promise<Verdict>;
+  /**
+   * True for engines that can be wrong about what text a box shows (a model
+   * guesses): where the description quotes text, the chain checks their
+   * boxes against what the other engines read there.
+   */
+  readonly needsEvidence?: boolean;
 }
 
 /** Thrown when an engine cannot answer a kind of description at all (polling would not help). */

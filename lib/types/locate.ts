@@ -16,6 +16,24 @@ export interface Candidate {
   evidence?: Box;
   /** A readable address of the element where the engine has one (the accessibility tree's role and name). */
   selector?: string;
+  /** A model's own answer, as it wrote it, where a model answered. */
+  aiResponse?: string;
+}
+
+/** What one vision-model call cost: recorded per call, emitted as `ai:usage`, summed in the report. */
+export interface ModelCall {
+  model: string;
+  /** What the call was for. */
+  purpose: 'locate' | 'locate-all' | 'zoom' | 'verify' | 'assert';
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** Time spent waiting for the model (every try, not the pauses between them). */
+  latencyMs: number;
+  /** Tries it took: 1 unless a failure was retried. */
+  attempts: number;
+  /** The model's answer (shortened). */
+  answer: string;
 }
 
 export interface CacheInfo {
@@ -36,6 +54,8 @@ export interface LocatedElement {
   selector: string | null;
   /** Base64 PNG of the element's crop. */
   crop: string | null;
+  /** The model's answer, when a vision model located the element. */
+  aiResponse: string | null;
 }
 
 /** The answer to a find: serialisable, with no raw screen and no functions. */
@@ -55,6 +75,10 @@ export interface LocateResult {
   similarity: number | null;
   /** Where the not-found screenshot was written, when one was. */
   debugScreenshot: string | null;
+  /** Every vision-model call the find made (none on a cache hit). */
+  modelCalls: ModelCall[];
+  /** The model's last answer (its reason, when it found nothing). */
+  aiResponse: string | null;
 }
 
 /** The answer to a findAll: every match in reading order. */
@@ -65,9 +89,16 @@ export interface LocateAllResult {
   similarity: number | null;
   /** Why the engines could not answer at all (a refusal), when they could not. */
   refusal: string | null;
+  modelCalls: ModelCall[];
 }
 
+/** The judgement of an assert(): plain data; the Client turns a failed one into an AssertionError. */
 export interface AssertResult {
   passed: boolean;
   reason: string;
+  /** `vision` (a model's judgement), the engines that read the quoted text, or `cache`. */
+  engine: string;
+  cache: CacheInfo;
+  modelCalls: ModelCall[];
+  elapsedMs: number;
 }
