@@ -1,5 +1,6 @@
 import { stepsFor } from './define';
 import { containsText } from '../lib/locate/text-match';
+import { AssertionError } from '../lib/config/errors';
 
 // Then: what should be on the screen.
 
@@ -45,8 +46,12 @@ step('(the ){element} should contain (the )text {quoted}', async function ([desc
 }, { finds: true });
 
 step('I should see that {quoted}', async function ([statement]) {
-  const verdict = await this.client.assert(statement);
-  if (!verdict.passed) throw new Error(`Expected that ${statement}, but: ${verdict.reason}`);
+  try {
+    await this.client.assert(statement);
+  } catch (error) {
+    if (error instanceof AssertionError) throw new Error(`Expected that ${statement}, but: ${error.reason}`);
+    throw error;
+  }
 });
 
 step('I should see:', async function (_args, options, table) {

@@ -9,7 +9,7 @@ import type { Candidate, CacheInfo } from '../types/locate';
 import type { Box } from '../types/screen';
 import { openDb } from '../store/db';
 import { clampBox, cropPixels, pixelsToPng } from '../image/crop';
-import { CacheRow, CacheStore, NewEntry, ScreenRow } from './store';
+import { CacheRow, CacheStore, NewAssertion, NewEntry, ScreenRow } from './store';
 import { Grey, searchNear, searchScreen } from './template';
 
 /**
@@ -56,6 +56,19 @@ interface Pending {
   items: { candidate: Candidate; box: Box; crop: Buffer }[];
 }
 
+/** A passed assertion waiting for its test to pass, with its screen deflated like an element's. */
+interface PendingAssertion {
+  partition: Partition;
+  screen: Promise<ScreenRow>;
+  verdict: { reason: string; engine: string };
+}
+
+/** A cached assertion that still holds: the screen is within the threshold of the one it was judged on. */
+export interface AssertionLookup {
+  verdict: { reason: string; engine: string } | null;
+  info: CacheInfo;
+}
+
 /** At most this many entries wait for commit; past it the oldest is dropped (it is simply not cached). */
 export const MAX_PENDING = 256;
 
@@ -71,6 +84,7 @@ export class ElementCache {
   private store: CacheStore | null = null;
   private readonly decoded = new Map<string, Buffer>();
   private pending: Pending[] = [];
+  private pendingAssertions: PendingAssertion[] = [];
   /** Deflations under way, by the screen buffer they read: one per screen, however many finds used it. */
   private readonly deflating = new WeakMap<Buffer, Promise<ScreenRow>>();
   /** The live screen with its fourth byte set opaque, for pixelmatch; reused so the captured screen is never written. */
@@ -105,8 +119,7 @@ export class ElementCache {
     if (!rows.length) return miss(null);
     const stored = this.storedScreen(rows[0].screen_hash);
     if (!stored || stored.width !== screen.width || stored.height !== screen.height) return miss(null);
-    const differing = pixelmatch(this.opaqueCopy(screen.data), stored.data, null, screen.width, screen.height, { threshold: 0.1, includeAA: true });
-    const diff = differing / (screen.width * screen.height);
+    const diff = this.screenDiff(stored.data, screen);
     const diffPercent = Math.round(diff * 10000) / 100;
     if (diff > thresholds.screen) return miss(diffPercent);
 
@@ -150,6 +163,32 @@ export class ElementCache {
     };
   }
 
+  /** A passed assertion judged on a screen within `threshold` of this one, or null with the reason it did not hold. */
+  lookupAssertion(partition: Partition, screen: Screen, threshold: number): AssertionLookup {
+    const miss = (diffPercent: number | null): AssertionLookup => ({ verdict: null, info: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent, imageUrl: null } });
+    const row = this.db().assertion(partition.key, partition.description, partition.os, partition.resolution);
+    const stored = row ? this.storedScreen(row.screen_hash) : null;
+    if (!row || !stored || stored.width !== screen.width || stored.height !== screen.height) return miss(null);
+    const diff = this.screenDiff(stored.data, screen);
+    const diffPercent = Math.round(diff * 10000) / 100;
+    if (diff > threshold) return miss(diffPercent);
+    this.db().touchAssertion(row.id);
+    return { verdict: { reason: row.reason, engine: row.engine }, info: { hit: true, strategy: 'pixel-diff', createdAt: row.created_at, diffPercent, imageUrl: null } };
+  }
+
+  /** Notes a passed assertion; written by commit(), when the test has passed. */
+  recordAssertion(partition: Partition, screen: Screen, verdict: { reason: string; engine: string }): void {
+    this.pendingAssertions = this.pendingAssertions.filter((p) => !samePartition(p.partition, partition));
+    this.pendingAssertions.push({ partition, screen: this.deflate(screen), verdict });
+    if (this.pendingAssertions.length > MAX_PENDING) this.pendingAssertions.shift();
+  }
+
+  /** Share of pixels (0-1) that differ between a stored screen (already opaque) and this one. */
+  private screenDiff(stored: Buffer, screen: Screen): number {
+    const differing = pixelmatch(this.opaqueCopy(screen.data), stored, null, screen.width, screen.height, { threshold: 0.1, includeAA: true });
+    return differing / (screen.width * screen.height);
+  }
+
   /** Notes a located element (or a findAll's elements); written by commit(), when the test has passed. */
   record(partition: Partition, screen: Screen, candidates: Candidate[]): void {
     this.pending = this.pending.filter((p) => !samePartition(p.partition, partition));
@@ -163,21 +202,31 @@ export class ElementCache {
   }
 
   pendingCount(): number {
-    return this.pending.length;
+    return this.pending.length + this.pendingAssertions.length;
   }
 
   discard(): number {
-    const count = this.pending.length;
+    const count = this.pendingCount();
     this.pending = [];
+    this.pendingAssertions = [];
     return count;
   }
 
   /** Writes the pending entries in one transaction; returns how many elements. */
   async commit(): Promise<number> {
     const pending = this.pending;
+    const assertions = this.pendingAssertions;
     this.pending = [];
-    if (!pending.length) return 0;
+    this.pendingAssertions = [];
+    if (!pending.length && !assertions.length) return 0;
     const screens = await Promise.all(pending.map((p) => p.screen));
+    const assertionRows = await Promise.all(assertions.map(async ({ partition, screen, verdict }) => {
+      const row: NewAssertion = {
+        cache_key: partition.key, statement: partition.description, os: partition.os, resolution: partition.resolution,
+        screen_hash: (await screen).hash, reason: verdict.reason, engine: verdict.engine, created_at: new Date().toISOString(),
+      };
+      return { row, screen: await screen };
+    }));
     fs.mkdirSync(this.cropDir(), { recursive: true });
     const groups = pending.map(({ partition, format, items }, g) => ({
       rows: items.map(({ candidate, box, crop }, item): NewEntry => ({
@@ -189,10 +238,10 @@ export class ElementCache {
       cropPath: (id: number) => path.join(this.cropDir(), `${id}.png`),
       pngs: items.map(({ box, crop }) => pixelsToPng(crop, box.width, box.height, format)),
     }));
-    const { ids, unused } = this.db().commit(groups, this.maxEntries);
+    const { ids, unused } = this.db().commit(groups, this.maxEntries, assertionRows);
     for (const file of unused) fs.rmSync(file, { force: true });
     groups.forEach((group, g) => ids[g].forEach((id, item) => fs.writeFileSync(group.cropPath(id), group.pngs[item])));
-    return ids.reduce((sum, list) => sum + list.length, 0);
+    return ids.reduce((sum, list) => sum + list.length, 0) + assertionRows.length;
   }
 
   /** The screen as stored: deflated raw pixels, named by the hash of that form. */

@@ -39,6 +39,26 @@ export interface ScreenRow {
 
 export type NewEntry = Omit<CacheRow, 'id' | 'last_used_at' | 'hits' | 'crop_path'>;
 
+/** A passed assert(), kept against the screen it was judged on. */
+export interface AssertionRow {
+  id: number;
+  cache_key: string;
+  statement: string;
+  os: string;
+  resolution: string;
+  screen_hash: string;
+  reason: string;
+  engine: string;
+  created_at: string;
+  last_used_at: number;
+  hits: number;
+}
+
+export type NewAssertion = Omit<AssertionRow, 'id' | 'last_used_at' | 'hits'>;
+
+/** Screens no entry and no assertion uses any more. */
+const UNUSED_SCREENS = 'DELETE FROM cache_screens WHERE hash NOT IN (SELECT screen_hash FROM cache_entries) AND hash NOT IN (SELECT screen_hash FROM cache_assertions)';
+
 export class CacheStore {
   constructor(private readonly db: Db) {}
 
@@ -54,6 +74,15 @@ export class CacheStore {
 
   screen(hash: string): ScreenRow | null {
     return (this.db.prepare('SELECT * FROM cache_screens WHERE hash = ?').get(hash) as ScreenRow | undefined) ?? null;
+  }
+
+  assertion(key: string, statement: string, os: string, resolution: string): AssertionRow | null {
+    return (this.db.prepare('SELECT * FROM cache_assertions WHERE cache_key = ? AND statement = ? AND os = ? AND resolution = ?')
+      .get(key, statement, os, resolution) as AssertionRow | undefined) ?? null;
+  }
+
+  touchAssertion(id: number): void {
+    this.db.prepare('UPDATE cache_assertions SET last_used_at = ?, hits = hits + 1 WHERE id = ?').run(Date.now(), id);
   }
 
   touch(ids: number[]): void {
@@ -74,10 +103,17 @@ export class CacheStore {
     this.db.close();
   }
 
-  commit(groups: { rows: NewEntry[]; screen: ScreenRow; cropPath: (id: number) => string }[], maxEntries: number): { ids: number[][]; unused: string[] } {
+  commit(groups: { rows: NewEntry[]; screen: ScreenRow; cropPath: (id: number) => string }[], maxEntries: number, assertions: { row: NewAssertion; screen: ScreenRow }[] = []): { ids: number[][]; unused: string[] } {
     return this.db.transaction(() => {
       const unused: string[] = [];
       const saveScreen = this.db.prepare('INSERT OR IGNORE INTO cache_screens (hash, width, height, format, data) VALUES (@hash, @width, @height, @format, @data)');
+      const saveAssertion = this.db.prepare(`INSERT OR REPLACE INTO cache_assertions
+        (cache_key, statement, os, resolution, screen_hash, reason, engine, created_at, last_used_at, hits)
+        VALUES (@cache_key, @statement, @os, @resolution, @screen_hash, @reason, @engine, @created_at, @now, 0)`);
+      for (const { row, screen } of assertions) {
+        saveScreen.run(screen);
+        saveAssertion.run({ ...row, now: Date.now() });
+      }
       const old = this.db.prepare('SELECT crop_path FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?');
       const clear = this.db.prepare('DELETE FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?');
       const save = this.db.prepare(`INSERT INTO cache_entries
@@ -106,7 +142,8 @@ export class CacheStore {
   evict(maxEntries: number): string[] {
     const gone = this.db.prepare('SELECT crop_path FROM cache_entries ORDER BY last_used_at DESC LIMIT -1 OFFSET ?').all(maxEntries) as { crop_path: string | null }[];
     this.db.prepare('DELETE FROM cache_entries WHERE id IN (SELECT id FROM cache_entries ORDER BY last_used_at DESC LIMIT -1 OFFSET ?)').run(maxEntries);
-    this.db.prepare('DELETE FROM cache_screens WHERE hash NOT IN (SELECT screen_hash FROM cache_entries)').run();
+    this.db.prepare('DELETE FROM cache_assertions WHERE id IN (SELECT id FROM cache_assertions ORDER BY last_used_at DESC LIMIT -1 OFFSET ?)').run(maxEntries);
+    this.db.prepare(UNUSED_SCREENS).run();
     return gone.map((g) => g.crop_path).filter((p): p is string => !!p);
   }
 
@@ -121,7 +158,9 @@ export class CacheStore {
     return this.db.transaction(() => {
       const rows = (key ? this.db.prepare('SELECT crop_path FROM cache_entries WHERE cache_key = ?').all(key) : this.db.prepare('SELECT crop_path FROM cache_entries').all()) as { crop_path: string | null }[];
       const removed = key ? this.db.prepare('DELETE FROM cache_entries WHERE cache_key = ?').run(key).changes : this.db.prepare('DELETE FROM cache_entries').run().changes;
-      this.db.prepare('DELETE FROM cache_screens WHERE hash NOT IN (SELECT screen_hash FROM cache_entries)').run();
+      if (key) this.db.prepare('DELETE FROM cache_assertions WHERE cache_key = ?').run(key);
+      else this.db.prepare('DELETE FROM cache_assertions').run();
+      this.db.prepare(UNUSED_SCREENS).run();
       return { removed, cropPaths: rows.map((r) => r.crop_path).filter((p): p is string => !!p) };
     }).immediate();
   }

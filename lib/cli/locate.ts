@@ -1,6 +1,7 @@
 import fs from 'fs';
 import readline from 'readline';
 import { loadScreen, OfflineLocator } from '../service/offline';
+import { resolveVisionModel } from '../config/vision';
 import { drawBoxes } from '../image/overlay';
 import { encodePng } from '../image/pixels';
 import { TypeHint } from '../locate/query';
@@ -20,7 +21,7 @@ export async function locateCommand(args: string[]): Promise<number> {
   const type = (typeof flags.type === 'string' ? flags.type : 'any') as TypeHint;
   if (!TYPES.includes(type)) throw new Error(`--type takes one of ${TYPES.join(', ')}, got '${flags.type}'.`);
   const settings = { type, zoom: flags.zoom === true, verify: flags.verify === true };
-  const locator = new OfflineLocator();
+  const locator = new OfflineLocator('auto', resolveVisionModel(process.env));
   try {
     if (typeof flags.batch === 'string') return await batch(locator, flags.batch, settings);
     const [file, description] = words;

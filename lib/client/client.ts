@@ -1,11 +1,10 @@
 import { EventEmitter } from 'events';
 import path from 'path';
 import dotenv from 'dotenv';
-import { ClientOptions, ConnectOptions, FindAllOptions, FindOptions, resolveClientOptions, ResolvedClientOptions } from '../config/options';
+import { AssertOptions, ClientOptions, ConnectOptions, FindAllOptions, FindOptions, resolveClientOptions, ResolvedClientOptions } from '../config/options';
 import { AuthError, InvalidOptionError } from '../config/errors';
 import { show } from '../config/validate';
 import type { Screen } from '../types/screen';
-import type { AssertResult } from '../types/locate';
 import type { AgentClient } from '../sandbox/agent-client';
 import { LocalService } from '../service/local-service';
 import { SandboxInstance, Service } from '../service/service';
@@ -17,7 +16,7 @@ import { ClientSession } from './session';
 
 export type { ClickAction, ExecOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
 export type { CommandEvent } from './command-runner';
-export type { FindResult } from './finder';
+export type { AiUsageEvent, FindResult } from './finder';
 export { PIXELS_PER_WHEEL_CLICK } from './actions';
 export { DEBUG_KEEP_ALIVE_MS } from './session';
 
@@ -58,6 +57,7 @@ export class Client {
     const service: Service = LocalService.embedded(this.options.stateDir);
     this.runner = new CommandRunner(this.options.stateDir, this.options.logging, this.options.autoScreenshots, () => this.session.agent);
     this.runner.redactor.add(key);
+    if (this.options.vision?.apiKey) this.runner.redactor.add(this.options.vision.apiKey);
     this.session = new ClientSession(this.options, service, key, this.runner);
     this.actions = new Actions(this.session, this.runner);
     this.finder = new Finder(this.options, service, this.session, this.runner, {
@@ -234,12 +234,16 @@ export class Client {
   readText(element: Element): Promise<string> { return this.finder.readText(element); }
 
   /**
-   * Checks a statement about the whole screen. Without a vision model, the
-   * quoted parts of the statement are checked ("the cart shows 'Cart (2)'");
-   * judging anything else needs one, and says so.
+   * Judges a statement about the whole screen ('the cart shows 2 items'):
+   * resolves to true, or throws an AssertionError carrying the reason. A
+   * passed assertion is cached against its screen (`threshold`, default
+   * `cache.thresholds.assert`), so a rerun on the same screen asks no model.
+   * Without a vision model only statements that quoted text is shown
+   * ('"Thank you" is shown') can be checked; others throw
+   * VisionModelRequiredError.
    */
-  assert(statement: string): Promise<AssertResult> {
-    return this.finder.assert(statement);
+  assert(statement: string, options?: AssertOptions): Promise<true> {
+    return this.finder.assert(statement, options);
   }
 
   // ── internals ───────────────────────────────────────────────────────────

@@ -32,6 +32,8 @@ export interface ElementDetails {
   notFound: string | null;
   debugScreenshot: string | null;
   findOptions: Record<string, unknown>;
+  /** The vision model's own answer, when a model was asked. */
+  aiResponse?: string | null;
 }
 
 /** A located (or not located) element: interface spec 2.5. */
@@ -70,6 +72,8 @@ export class Element {
   /** Why the engine chose this box (or why nothing was found). */
   get reason(): string | null { return this.#details.located?.reason ?? this.#details.notFound; }
   get engine(): string | null { return this.#details.located?.engine ?? null; }
+  /** The vision model's answer, as it wrote it, when a model located (or failed to locate) the element. */
+  get aiResponse(): string | null { return this.#details.aiResponse ?? null; }
   get cache(): CacheInfo { return { ...this.#details.cache }; }
 
   /** Base64 PNG of the element's crop. */
@@ -119,7 +123,7 @@ export class Element {
       similarity: this.#details.similarity,
       confidence: this.confidence,
       selector: c ? c.selector ?? `${c.engine}:${c.text ? JSON.stringify(c.text) : 'box'}@${c.box.x},${c.box.y},${c.box.width}x${c.box.height}` : null,
-      aiResponse: c?.reason ?? this.#details.notFound,
+      aiResponse: this.#details.aiResponse ?? c?.reason ?? this.#details.notFound,
     };
   }
 }

@@ -1,8 +1,8 @@
-import { FindAllOptions, FindOptions, ResolvedClientOptions, resolveFindOptions, ResolvedFindOptions } from '../config/options';
-import { InvalidOptionError } from '../config/errors';
+import { AssertOptions, FindAllOptions, FindOptions, ResolvedClientOptions, resolveAssertOptions, resolveFindOptions, ResolvedFindOptions } from '../config/options';
+import { AssertionError, InvalidOptionError } from '../config/errors';
 import { show } from '../config/validate';
 import { callSite, CallSite } from '../util/call-site';
-import type { AssertResult, LocateResult } from '../types/locate';
+import type { LocateResult, ModelCall } from '../types/locate';
 import type { LocateRequest, Service } from '../service/service';
 import { Element, ElementDetails, ElementHost, ElementNotFoundError } from './element';
 import { defaultCacheKey } from './cache-key';
@@ -18,6 +18,12 @@ export type FindResult = Promise<Element> & {
   rightClick(): Promise<void>;
   found(): Promise<boolean>;
 };
+
+/** The `ai:usage` event: one vision-model call, with the command and description it was made for. */
+export interface AiUsageEvent extends Omit<ModelCall, 'answer'> {
+  command: 'find' | 'findAll' | 'assert';
+  description: string;
+}
 
 /** find, findAll, readText and assert: the Client's questions to the Service, answered as Elements. */
 export class Finder {
@@ -36,6 +42,7 @@ export class Finder {
       const request = this.request(description, settings, site);
       request.screenshotName = this.runner.screenshots.nameFor('find', 'notfound', description, site);
       const result = await this.service.locate(this.session.requireSession(), request);
+      this.emitUsage('find', description, result.modelCalls);
       if (result.notFound) this.runner.log(result.notFound.split('\n')[0]);
       return this.element(description, result, settings, options);
     }, description);
@@ -54,10 +61,11 @@ export class Finder {
     return this.runner.run('findAll', [description, options ?? {}], async () => {
       const settings = this.settings(description, options, 'findAll');
       const result = await this.service.locateAll(this.session.requireSession(), this.request(description, settings, site));
+      this.emitUsage('findAll', description, result.modelCalls);
       if (result.refusal) this.runner.log(result.refusal);
       const base = this.base(description, settings, options);
       return result.elements.map((located) => new Element(this.host, {
-        ...base, located, cache: result.cache, similarity: result.similarity, notFound: null, debugScreenshot: null,
+        ...base, located, cache: result.cache, similarity: result.similarity, notFound: null, debugScreenshot: null, aiResponse: located.aiResponse,
       }));
     }, description);
   }
@@ -70,11 +78,27 @@ export class Finder {
     });
   }
 
-  assert(statement: string): Promise<AssertResult> {
-    return this.runner.run('assert', [statement], async () => {
-      if (typeof statement !== 'string' || !statement.trim()) throw new InvalidOptionError('statement', `assert() needs a statement about the screen, e.g. "the cart shows 'Cart (2)'", got ${show(statement)}.`);
-      return this.service.assert(this.session.requireSession(), statement);
-    });
+  assert(statement: string, options: AssertOptions | undefined): Promise<true> {
+    const site = callSite();
+    return this.runner.run('assert', [statement, options ?? {}], async () => {
+      if (typeof statement !== 'string' || !statement.trim()) throw new InvalidOptionError('statement', `assert() needs a statement about the screen, e.g. 'the cart shows 2 items', got ${show(statement)}.`);
+      const settings = resolveAssertOptions(options, this.options);
+      const cacheOn = this.options.cache.enabled && settings.threshold !== -1;
+      const result = await this.service.assert(this.session.requireSession(), {
+        ...settings, statement, cacheKey: cacheOn ? settings.cacheKey ?? defaultCacheKey(site) : null,
+      });
+      this.emitUsage('assert', statement, result.modelCalls);
+      if (!result.passed) throw new AssertionError(statement, result.reason);
+      return true as const;
+    }, statement);
+  }
+
+  /** One `ai:usage` event per model call: tokens and latency, never the answer or a key. */
+  private emitUsage(command: AiUsageEvent['command'], description: string, calls: ModelCall[]): void {
+    for (const { answer: _answer, ...call } of calls) {
+      const event: AiUsageEvent = { command, description, ...call };
+      this.runner.emitter.emit('ai:usage', event);
+    }
   }
 
   private settings(description: string, options: unknown, kind: 'find' | 'findAll'): ResolvedFindOptions {
@@ -101,6 +125,7 @@ export class Finder {
     return new Element(this.host, {
       ...this.base(description, settings, options),
       located: result.element, cache: result.cache, similarity: result.similarity, notFound: result.notFound, debugScreenshot: result.debugScreenshot,
+      aiResponse: result.aiResponse,
     });
   }
 }

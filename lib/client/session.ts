@@ -55,7 +55,7 @@ export class ClientSession {
     try {
       await agent.call('POST', '/session', { keepAlive: this.keepAlive });
       const { sessionId, locator } = await this.service.openSession(this.token, sandbox.instance.instanceId, {
-        locator: this.options.locator, os: this.options.os, cache: this.options.cache,
+        locator: this.options.locator, os: this.options.os, cache: this.options.cache, vision: this.options.vision,
       }, (line) => this.runner.log(line));
       this.serviceSession = sessionId;
       this.locator = locator;

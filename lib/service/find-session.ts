@@ -1,7 +1,9 @@
 import fs from 'fs';
 import path from 'path';
 import type { Box, Screen } from '../types/screen';
-import type { AssertResult, CacheInfo, LocateAllResult, LocateResult } from '../types/locate';
+import type { AssertResult, CacheInfo, LocateAllResult, LocateResult, ModelCall } from '../types/locate';
+import type { AiOptions } from '../config/options';
+import { VisionModelRequiredError } from '../config/errors';
 import { located } from './located';
 import { AgentClient } from '../sandbox/agent-client';
 import { ElementCache, Partition } from '../cache/element-cache';
@@ -13,7 +15,8 @@ import { encodePng } from '../image/pixels';
 import { waitForStillScreen } from '../util/settle';
 import { RETRY_CEILING_MS, runFind } from './find';
 import { notFoundMessage } from './not-found';
-import type { LocateRequest, SessionSettings } from './service';
+import type { AssertRequest, LocateRequest, SessionSettings } from './service';
+import { onlyClaimsVisibleText, quotedTexts } from './statement';
 
 const SETTLE_BEFORE_ASSERT_MS = 2000;
 const MISS: () => CacheInfo = () => ({ hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null });
@@ -57,7 +60,9 @@ export class FindSession {
   async locate(request: LocateRequest): Promise<LocateResult> {
     const partition = this.partition(wrapDescription(request.description, request.type), request);
     const lookup = partition ? (screen: Screen) => this.cache.lookup(partition, screen, this.thresholds(request)) : undefined;
-    const outcome = await runFind({ chain: this.chain, capture: () => this.capture(), sandbox: this.agent, log: this.log, lookup }, request.description, request);
+    const modelCalls: ModelCall[] = [];
+    const onModelCall = (call: ModelCall) => { modelCalls.push(call); };
+    const outcome = await runFind({ chain: this.chain, capture: () => this.capture(), sandbox: this.agent, log: this.log, lookup, onModelCall }, request.description, request);
     const fromCache = !!outcome.cache?.candidate;
     if (partition && outcome.candidate && outcome.screen && !fromCache) this.cache.record(partition, outcome.screen, [outcome.candidate]);
     const engines = this.chain.engines.map((e) => e.name).join(' then ');
@@ -66,7 +71,7 @@ export class FindSession {
     if (!outcome.candidate) {
       if (outcome.screen) debugScreenshot = await this.writeDebugScreenshot(outcome.screen, outcome.best?.box ?? null, request.screenshotName);
       const seen = outcome.screen ? await this.chain.seenInstead(this.context(outcome.screen, request), outcome.query) : [];
-      notFound = notFoundMessage(outcome, request, engines, seen, debugScreenshot);
+      notFound = notFoundMessage(outcome, request, engines, seen, debugScreenshot, modelCalls.at(-1)?.answer ?? null);
     }
     const best = outcome.best;
     return {
@@ -80,6 +85,8 @@ export class FindSession {
       cache: outcome.cache?.info ?? MISS(),
       similarity: outcome.cache?.similarity ?? null,
       debugScreenshot,
+      modelCalls,
+      aiResponse: outcome.candidate?.aiResponse ?? modelCalls.at(-1)?.answer ?? null,
     };
   }
 
@@ -90,9 +97,11 @@ export class FindSession {
     const cached = partition ? this.cache.lookupAll(partition, screen, this.thresholds(request)) : null;
     let candidates = cached?.candidates ?? null;
     let refusal: string | null = null;
+    const modelCalls: ModelCall[] = [];
     if (!candidates) {
       try {
-        candidates = (await this.chain.locate(this.context(screen, request), parseQuery(description), { all: true })).candidates;
+        const context = { ...this.context(screen, request), onModelCall: (call: ModelCall) => { modelCalls.push(call); } };
+        candidates = (await this.chain.locate(context, parseQuery(description), { all: true })).candidates;
       } catch (error) {
         if (!(error instanceof LocateRefusal)) throw error;
         refusal = error.message;
@@ -107,6 +116,7 @@ export class FindSession {
       cache: cached?.info ?? MISS(),
       similarity: cached?.similarity ?? null,
       refusal,
+      modelCalls,
     };
   }
 
@@ -116,25 +126,53 @@ export class FindSession {
   }
 
   /**
-   * Checks a statement about the whole screen. The engines here check the
-   * quoted parts of it ("the cart shows 'Cart (2)'"); judging anything else
-   * needs a vision model, and says so.
+   * Judges a statement about the whole screen. A passed judgement is cached
+   * against its screen. A statement that only claims quoted text is shown is
+   * read by the engines first (the tree, OCR); anything else, and text they
+   * cannot see, goes to the vision model. Without one, such a statement is
+   * an error that says a model is needed.
    */
-  async assert(statement: string): Promise<AssertResult> {
-    const quoted = [...statement.matchAll(/"([^"]+)"|'([^']+)'/g)].map((m) => m[1] ?? m[2]);
-    if (!quoted.length || !this.chain.able('assert').length) {
-      return { passed: false, reason: `the ${this.chain.label} locator can only check the quoted text in a statement (e.g. "the cart shows 'Cart (2)'"); judging '${statement}' needs a vision model (GLANCE_LOCATOR=vision).` };
+  async assert(request: AssertRequest): Promise<AssertResult> {
+    const started = Date.now();
+    const { statement } = request;
+    const judge = this.chain.engines.find((e) => e.judge);
+    const textOnly = onlyClaimsVisibleText(statement);
+    if (!textOnly && !judge) {
+      throw new VisionModelRequiredError(`assert('${statement}') needs a vision model: without one, Glance checks only statements that quoted text is shown (e.g. '"Thank you" is shown'). Set GLANCE_AI_MODEL (with GLANCE_AI_BASE_URL and GLANCE_AI_API_KEY) to an OpenAI-compatible vision model.`);
     }
     const screen = await waitForStillScreen(() => this.capture(), SETTLE_BEFORE_ASSERT_MS);
+    const partition = this.settings.cache.enabled && request.threshold !== -1 && request.cacheKey !== null
+      ? { key: request.cacheKey, description: statement, os: this.settings.os, resolution: this.resolution }
+      : null;
+    const cached = partition ? this.cache.lookupAssertion(partition, screen, request.threshold) : null;
+    const modelCalls: ModelCall[] = [];
+    const done = (passed: boolean, reason: string, engine: string): AssertResult => {
+      if (passed && partition && !cached?.verdict) this.cache.recordAssertion(partition, screen, { reason, engine });
+      return { passed, reason, engine, cache: cached?.info ?? MISS(), modelCalls, elapsedMs: Date.now() - started };
+    };
+    if (cached?.verdict) return done(true, cached.verdict.reason, cached.verdict.engine);
+    let missing: string[] = [];
+    if (textOnly) {
+      missing = await this.missingTexts(screen, quotedTexts(statement), request.ai);
+      const readers = this.chain.engines.filter((e) => !e.judge).map((e) => e.name).join(', ');
+      if (!missing.length) return done(true, `the screen shows ${quotedTexts(statement).map((t) => `'${t}'`).join(', ')}`, readers);
+      if (!judge) return done(false, `the screen does not show ${missing.map((m) => `'${m}'`).join(', ')}`, readers);
+    }
+    const context = { ...this.context(screen), ai: request.ai, onModelCall: (call: ModelCall) => { modelCalls.push(call); } };
+    const verdict = await judge!.judge!(context, statement);
+    return done(verdict.ok, verdict.reason, judge!.name);
+  }
+
+  /** The quoted texts the engines that read text (not the model) do not find on the screen. */
+  private async missingTexts(screen: Screen, texts: string[], ai: AiOptions): Promise<string[]> {
+    const readers = new EngineChain('auto', this.chain.engines.filter((e) => !e.judge));
     const missing: string[] = [];
-    for (const text of quoted) {
-      const outcome = await runFind({ chain: this.chain, capture: async () => screen, sandbox: this.agent, log: () => undefined },
-        `The text "${text}"`, { timeout: 0, type: 'any', zoom: false, verify: false, ai: {} });
+    for (const text of texts) {
+      const outcome = await runFind({ chain: readers, capture: async () => screen, sandbox: this.agent, log: () => undefined },
+        `The text "${text}"`, { timeout: 0, type: 'any', zoom: false, verify: false, ai });
       if (!outcome.candidate) missing.push(text);
     }
-    return missing.length
-      ? { passed: false, reason: `the screen does not show ${missing.map((m) => `'${m}'`).join(', ')}` }
-      : { passed: true, reason: `the screen shows ${quoted.map((m) => `'${m}'`).join(', ')}` };
+    return missing;
   }
 
   commitCache(): Promise<number> {

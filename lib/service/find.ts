@@ -1,5 +1,5 @@
 import type { Screen } from '../types/screen';
-import type { Candidate } from '../types/locate';
+import type { Candidate, ModelCall } from '../types/locate';
 import type { AiOptions } from '../config/options';
 import type { CacheLookup } from '../cache/element-cache';
 import { EngineChain } from '../locate/chain';
@@ -50,13 +50,15 @@ export interface FindInputs {
   log: (line: string) => void;
   /** The element cache, consulted before the engines on every look. */
   lookup?: (screen: Screen) => CacheLookup;
+  /** Told of every vision-model call. */
+  onModelCall?: (call: ModelCall) => void;
 }
 
 export const RETRY_CEILING_MS = 5000;
 const WATCH_INTERVAL_MS = 120;
 
 export async function runFind(inputs: FindInputs, description: string, settings: FindSettings): Promise<FindOutcome> {
-  const { chain, capture, sandbox, log, lookup } = inputs;
+  const { chain, capture, sandbox, log, lookup, onModelCall } = inputs;
   const wrapped = wrapDescription(description, settings.type);
   const query = parseQuery(wrapped);
   const started = Date.now();
@@ -85,7 +87,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
         if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
       }
       try {
-        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai };
+        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall };
         const result = await chain.attempt(context, query, settings);
         if (result.engine) engine = result.engine;
         if (result.candidate) {

@@ -1,8 +1,7 @@
 import fs from 'fs';
 import path from 'path';
-import { randomBytes } from 'crypto';
+import { createHash, randomBytes } from 'crypto';
 import { AuthError, SandboxError, StateError } from '../config/errors';
-import type { LocatorChoice } from '../config/locators';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import { buildChain } from '../locate/registry';
@@ -13,7 +12,7 @@ import { SandboxRecord, SandboxRegistry } from '../sandbox/registry';
 import { findKey, looksLikeKey } from './api-keys';
 import { Db, dbPath, openDb } from '../store/db';
 import { issueToken, signingSecret, verifyToken } from './tokens';
-import { AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
+import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
 import { FindSession } from './find-session';
 
 const HOW_TO_GET_A_KEY = "Run 'npx glance init' to create a key (it is written to .env as GLANCE_API_KEY).";
@@ -31,7 +30,8 @@ export class LocalService implements Service {
   /** Sandboxes this Service created, rejoined or attached, by instance id: where their agents listen. */
   private readonly sandboxes = new Map<string, { agent: AgentEndpoint; resolution: string }>();
   private readonly sessions = new Map<string, FindSession>();
-  private readonly chains = new Map<LocatorChoice, EngineChain>();
+  /** Engine chains by locator and vision model, shared by the sessions that use the same. */
+  private readonly chains = new Map<string, EngineChain>();
   private idleStop: NodeJS.Timeout | null = null;
 
   constructor(private readonly stateDir: string) {
@@ -120,8 +120,9 @@ export class LocalService implements Service {
     if (!sandbox) throw new SandboxError(`Sandbox '${instanceId}' was not created, rejoined or attached through this service; connect to it first.`);
     if (this.idleStop) clearTimeout(this.idleStop);
     this.idleStop = null;
-    let chain = this.chains.get(settings.locator);
-    if (!chain) this.chains.set(settings.locator, (chain = buildChain(settings.locator)));
+    const chainKey = chainIdentity(settings);
+    let chain = this.chains.get(chainKey);
+    if (!chain) this.chains.set(chainKey, (chain = buildChain(settings.locator, settings.vision)));
     const sessionId = `${instanceId}-${randomBytes(6).toString('hex')}`;
     this.sessions.set(sessionId, new FindSession(this.stateDir, new AgentClient(sandbox.agent), chain, settings, sandbox.resolution, log));
     return { sessionId, locator: chain.label };
@@ -145,8 +146,8 @@ export class LocalService implements Service {
     return this.session(session).readText(box);
   }
 
-  async assert(session: string, statement: string): Promise<AssertResult> {
-    return this.session(session).assert(statement);
+  async assert(session: string, request: AssertRequest): Promise<AssertResult> {
+    return this.session(session).assert(request);
   }
 
   async commitCache(session: string): Promise<number> {
@@ -204,6 +205,12 @@ export class LocalService implements Service {
     this.db?.close();
     this.db = null;
   }
+}
+
+/** A chain is shared by sessions with the same locator and model; the key is hashed, never kept as text. */
+function chainIdentity(settings: SessionSettings): string {
+  if (!settings.vision) return settings.locator;
+  return `${settings.locator}:${createHash('sha256').update(JSON.stringify(settings.vision)).digest('hex')}`;
 }
 
 function toSession(record: SandboxRecord, rejoined: boolean): SandboxSession {

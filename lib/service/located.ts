@@ -8,5 +8,6 @@ export function located(candidate: Candidate, screen: Screen): LocatedElement {
   return {
     box: { ...candidate.box }, text: candidate.text ?? null, confidence: candidate.confidence, engine: candidate.engine,
     reason: candidate.reason, selector: candidate.selector ?? null, crop: crop ? crop.toString('base64') : null,
+    aiResponse: candidate.aiResponse ?? null,
   };
 }

@@ -6,7 +6,7 @@ import type { LocateRequest } from './service';
  * failed, what was tried, the best candidate, what the screen showed instead,
  * the cache, and where the screenshot is.
  */
-export function notFoundMessage(outcome: FindOutcome, request: LocateRequest, engines: string, seen: string[], screenshot: string | null): string {
+export function notFoundMessage(outcome: FindOutcome, request: LocateRequest, engines: string, seen: string[], screenshot: string | null, modelAnswer: string | null = null): string {
   const best = outcome.best;
   return [
     `Element not found: ${/^['"]/.test(outcome.description) ? outcome.description : `'${outcome.description}'`}.`,
@@ -14,6 +14,7 @@ export function notFoundMessage(outcome: FindOutcome, request: LocateRequest, en
     `  tried: ${engines} engine, ${outcome.attempts} attempt(s) over ${(outcome.elapsedMs / 1000).toFixed(1)} s (timeout ${request.timeout} ms${request.zoom ? ', zoom' : ''}${request.verify ? ', verify' : ''}${request.confidence !== undefined ? `, confidence >= ${request.confidence}` : ''})`,
     `  best candidate: ${best ? `'${best.text ?? ''}' at ${best.box.x},${best.box.y} ${best.box.width}x${best.box.height}, confidence ${best.confidence}` : 'none'}`,
     ...(seen.length ? [`  seen instead: ${seen.map((t) => `'${t}'`).join(', ')}`] : []),
+    ...(modelAnswer ? [`  vision model said: ${modelAnswer.replace(/\s+/g, ' ').slice(0, 300)}`] : []),
     `  cache: ${cacheState(outcome, request)}`,
     `  screenshot: ${screenshot ?? 'none (no screen was captured)'}`,
   ].join('\n');

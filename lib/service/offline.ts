@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import type { Screen } from '../types/screen';
-import type { Candidate } from '../types/locate';
+import type { Candidate, ModelCall } from '../types/locate';
 import type { LocatorChoice } from '../config/locators';
+import type { VisionModelSettings } from '../config/vision';
 import { buildChain } from '../locate/registry';
 import { EngineChain } from '../locate/chain';
 import { LocateRefusal } from '../locate/engine';
@@ -21,14 +22,19 @@ export async function loadScreen(file: string): Promise<Screen> {
 export class OfflineLocator {
   private readonly chain: EngineChain;
 
-  constructor(locator: LocatorChoice = 'auto') {
-    this.chain = buildChain(locator);
+  constructor(locator: LocatorChoice = 'auto', vision: VisionModelSettings | null = null) {
+    this.chain = buildChain(locator, vision);
   }
 
-  /** One find on the screen, with no waiting. */
-  locate(screen: Screen, description: string, settings: Partial<FindSettings> = {}): Promise<FindOutcome> {
+  /** The engines, as the report names them. */
+  get label(): string {
+    return this.chain.label;
+  }
+
+  /** One find on the screen, with no waiting; `onModelCall` hears of every vision-model call. */
+  locate(screen: Screen, description: string, settings: Partial<FindSettings> = {}, onModelCall?: (call: ModelCall) => void): Promise<FindOutcome> {
     const full: FindSettings = { timeout: 0, type: 'any', zoom: false, verify: false, ai: {}, ...settings };
-    return runFind({ chain: this.chain, capture: async () => screen, sandbox: null, log: () => undefined }, description, full);
+    return runFind({ chain: this.chain, capture: async () => screen, sandbox: null, log: () => undefined, onModelCall }, description, full);
   }
 
   /** Every candidate the engines see for the description (the `--overlay` view and findAll); [] when they cannot answer. */

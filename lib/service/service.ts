@@ -1,5 +1,6 @@
 import type { AgentEndpoint } from '../sandbox/agent-client';
-import type { Os, Preview, ResolvedFindOptions } from '../config/options';
+import type { Os, Preview, ResolvedAssertOptions, ResolvedFindOptions } from '../config/options';
+import type { VisionModelSettings } from '../config/vision';
 import type { LocatorChoice } from '../config/locators';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
@@ -55,6 +56,8 @@ export interface SessionSettings {
   locator: LocatorChoice;
   os: Os;
   cache: { enabled: boolean; thresholds: { find: { screen: number; element: number }; assert: number }; maxEntries: number };
+  /** The vision model, when one is configured (its key is a secret: never logged). */
+  vision: VisionModelSettings | null;
 }
 
 export interface SessionInfo {
@@ -72,6 +75,13 @@ export interface LocateRequest extends Omit<ResolvedFindOptions, 'cacheKey'> {
   screenshotName?: string;
 }
 
+/** An assert(), as the Client sends it. */
+export interface AssertRequest extends Omit<ResolvedAssertOptions, 'cacheKey'> {
+  statement: string;
+  /** The cache key (the test file's hash unless the caller set one); null leaves the cache out. */
+  cacheKey: string | null;
+}
+
 export interface Service {
   auth(apiKey: string): Promise<AuthResult>;
   createSandbox(token: string, spec: SandboxSpec): Promise<SandboxSession>;
@@ -86,8 +96,8 @@ export interface Service {
   locateAll(session: string, request: LocateRequest): Promise<LocateAllResult>;
   /** The text shown inside a box of the screen now. */
   readText(session: string, box: Box): Promise<string>;
-  /** A judgement on the whole screen. */
-  assert(session: string, statement: string): Promise<AssertResult>;
+  /** A judgement of a statement about the whole screen (passed or not, with the reason). */
+  assert(session: string, request: AssertRequest): Promise<AssertResult>;
   /** Writes the elements located since the last commit to the cache; returns how many. */
   commitCache(session: string): Promise<number>;
   /** Drops them; returns how many. */

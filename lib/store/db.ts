@@ -61,6 +61,21 @@ const MIGRATIONS = [
    DROP TABLE cache_entries;
    ALTER TABLE cache_items RENAME TO cache_entries;
    CREATE INDEX cache_entries_lru ON cache_entries (last_used_at);`,
+  // assert() statements that passed, each against the screen it was judged on.
+  `CREATE TABLE cache_assertions (
+     id INTEGER PRIMARY KEY,
+     cache_key TEXT NOT NULL,
+     statement TEXT NOT NULL,
+     os TEXT NOT NULL,
+     resolution TEXT NOT NULL,
+     screen_hash TEXT NOT NULL REFERENCES cache_screens(hash),
+     reason TEXT NOT NULL,
+     engine TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     last_used_at INTEGER NOT NULL,
+     hits INTEGER NOT NULL DEFAULT 0,
+     UNIQUE (cache_key, statement, os, resolution)
+   );`,
 ];
 
 export function dbPath(stateDir: string): string {

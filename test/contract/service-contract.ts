@@ -21,6 +21,7 @@ export interface ServiceUnderTest {
 const SETTINGS = {
   locator: 'auto' as const, os: 'linux' as const,
   cache: { enabled: true, thresholds: { find: { screen: 0.05, element: 0.8 }, assert: 0.05 }, maxEntries: 100 },
+  vision: null,
 };
 
 function request(description: string, overrides: Partial<LocateRequest> = {}): LocateRequest {
@@ -109,9 +110,12 @@ export function serviceContract(name: string, factory: () => Promise<ServiceUnde
     test('readText reads a box; assert checks quoted text and says what needs a model', async () => {
       const heading = await it.service.locate(session, request('Add user button', { cacheThreshold: -1 }));
       assert.match(await it.service.readText(session, heading.element!.box), /Add user/);
-      assert.deepEqual(await it.service.assert(session, "the page shows 'Add user'"), { passed: true, reason: "the screen shows 'Add user'" });
-      assert.equal((await it.service.assert(session, "the page shows 'Refund issued'")).passed, false);
-      assert.match((await it.service.assert(session, 'the page looks tidy')).reason, /needs a vision model/);
+      const judged = (statement: string) => it.service.assert(session, { statement, threshold: 0.05, cacheKey: null, ai: {} });
+      const shown = await judged("the page shows 'Add user'");
+      assert.ok(plain(shown));
+      assert.deepEqual({ passed: shown.passed, reason: shown.reason, calls: shown.modelCalls }, { passed: true, reason: "the screen shows 'Add user'", calls: [] });
+      assert.equal((await judged("the page shows 'Refund issued'")).passed, false);
+      await assert.rejects(judged('the page looks tidy'), /needs a vision model.*GLANCE_AI_MODEL/s);
     });
 
     test('the cache: commit writes what was found, the next locate hits, discard drops', async () => {

@@ -41,7 +41,7 @@ test('LocalService closes its SQLite handles when the last session ends', async 
   const agent = new AgentClient(sandbox.agent);
   try {
     await agent.call('POST', '/session', { keepAlive: 0 });
-    const settings = { locator: 'ocr' as const, os: 'linux' as const, cache: { enabled: true, thresholds: { find: { screen: 0.05, element: 0.8 }, assert: 0.05 }, maxEntries: 10 } };
+    const settings = { locator: 'ocr' as const, os: 'linux' as const, cache: { enabled: true, thresholds: { find: { screen: 0.05, element: 0.8 }, assert: 0.05 }, maxEntries: 10 }, vision: null };
     const { sessionId } = await service.openSession(token, sandbox.instance.instanceId, settings);
     await service.commitCache(sessionId);
     await service.locate(sessionId, { description: 'anything at all', cacheKey: 'k', cacheThreshold: 0.05, timeout: 0, type: 'any', zoom: false, verify: false, ai: {} });

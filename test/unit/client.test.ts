@@ -96,7 +96,7 @@ test('apiRoot without a remote service fails auth() by name, never falling back 
 test('the locator is checked in the constructor, from the option and from GLANCE_LOCATOR', () => {
   const state = testState();
   assert.throws(() => new Client(state.apiKey, { locator: 'ocrr' as 'ocr' }), /'locator'.*'ocrr'.*did you mean 'ocr'/);
-  assert.throws(() => new Client(state.apiKey, { locator: 'vision' as 'ocr' }), /'vision'.*not available in this version.*'auto', 'a11y', 'ocr'/);
+  assert.throws(() => new Client(state.apiKey, { locator: 'vision' }), (e: Error) => e instanceof InvalidOptionError && /'vision' locator needs a vision model.*GLANCE_AI_MODEL/.test(e.message));
   process.env.GLANCE_LOCATOR = 'tesseract';
   try {
     assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), (e: Error) => e instanceof InvalidOptionError && /GLANCE_LOCATOR.*'tesseract'/.test(e.message));
@@ -107,12 +107,25 @@ test('the locator is checked in the constructor, from the option and from GLANCE
   }
 });
 
-test('a configured vision model does not break auto: the engines Glance has still answer', () => {
+test('the vision model is read from GLANCE_AI_* in the constructor, and bad values are named', () => {
   const state = testState();
-  process.env.GLANCE_VISION_MODEL = 'some-model';
+  const set = (vars: Record<string, string>) => Object.assign(process.env, vars);
+  const names = ['GLANCE_AI_MODEL', 'GLANCE_AI_BASE_URL', 'GLANCE_AI_FAMILY', 'GLANCE_AI_TIMEOUT', 'GLANCE_AI_RETRIES'];
   try {
+    set({ GLANCE_AI_MODEL: 'some-model' });
     assert.equal(new Client(state.apiKey, { stateDir: state.stateDir }).getLocator(), 'auto');
+    set({ GLANCE_AI_FAMILY: 'qwen25' });
+    assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), /GLANCE_AI_FAMILY.*'qwen25'.*'qwen2.5-vl'/);
+    delete process.env.GLANCE_AI_FAMILY;
+    set({ GLANCE_AI_TIMEOUT: 'soon' });
+    assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), /GLANCE_AI_TIMEOUT.*'soon'.*whole number/);
+    delete process.env.GLANCE_AI_TIMEOUT;
+    set({ GLANCE_AI_BASE_URL: 'localhost:8000' });
+    assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), /GLANCE_AI_BASE_URL.*'localhost:8000'.*http/);
+    delete process.env.GLANCE_AI_MODEL;
+    set({ GLANCE_AI_BASE_URL: 'http://localhost:8000/v1' });
+    assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), /GLANCE_AI_MODEL is not/);
   } finally {
-    delete process.env.GLANCE_VISION_MODEL;
+    for (const name of names) delete process.env[name];
   }
 });
