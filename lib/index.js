@@ -1,4 +1,3 @@
 'use strict';
-// Package entry: loads the TypeScript SDK.
-require('./runtime/register');
-module.exports = require('./sdk.ts');
+// Package entry (`glance`): the SDK, compiled.
+module.exports = require('./runtime/compiled').compiled('lib/sdk');

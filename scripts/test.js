@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 'use strict';
-// Runs the test suite with node's test runner. Before it starts, it notes the
-// desktop processes already running, so the last test can prove that the
-// suite leaked none of its own.
+// Runs the test suite with node's test runner, against the build in dist/:
+// it builds first, and lib/runtime/register.js loads Glance from there while
+// the test files themselves run through ts-node. Before the tests start, it
+// notes the desktop processes already running, so the last test can prove that
+// the suite leaked none of its own.
 const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
 const root = path.resolve(__dirname, '..');
+// Type errors alone still leave a complete build (status 2); they are typecheck's business.
+const build = spawnSync(process.execPath, [path.join(__dirname, 'build.js')], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0 && build.status !== 2) process.exit(build.status ?? 1);
+
 const only = process.argv.slice(2);
 const collect = (dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f));
 const files = only.length ? only : [...collect('test/unit'), ...collect('test/integration'), 'test/leaks.test.ts'];

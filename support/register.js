@@ -1,5 +1,4 @@
 'use strict';
 // The support file Cucumber loads (see cucumber.js / glance/cucumber): the
-// steps, World and hooks, from Glance's TypeScript sources.
-require('../lib/runtime/register');
-module.exports = require('./index.ts');
+// steps, World and hooks, compiled.
+module.exports = require('../lib/runtime/compiled').compiled('support/index');

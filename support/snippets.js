@@ -1,15 +1,12 @@
 'use strict';
 // Snippets for undefined steps that first point at the phrasings Glance
 // already has nearby, since a near miss is the usual cause.
-require('../lib/runtime/register');
-const { editDistance } = require('../lib/config/closest.ts');
-const { variants } = require('../steps/phrase.ts');
+const { compiled } = require('../lib/runtime/compiled');
+const { editDistance } = compiled('lib/config/closest');
+const { variants } = compiled('steps/phrase');
 
-function registry() {
-  const { STEP_REGISTRY } = require('../steps/define.ts');
-  if (!STEP_REGISTRY.length) require('../steps/index.ts');
-  return STEP_REGISTRY;
-}
+// Importing the steps fills the registry, if the support code has not already.
+const registry = () => compiled('steps/index').STEP_REGISTRY;
 
 const ROLE_WORDS = /^(?:buttons?|fields?|links?|check ?box(?:es)?|tabs?|icons?|menu items?|drop ?downs?|radio buttons?)\b\s*/;
 

@@ -22,7 +22,8 @@ export function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): string 
   if (!files.length) {
     throw new InvalidOptionError('jsonDir', `No Cucumber JSON in ${jsonDir}. Run the features with a 'json:${path.join(jsonDir, 'cucumber.json')}' format first (npm run features does).`);
   }
-  const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+  // Compiled, this file is dist/lib/report/html-report.js: the package root is three folders up.
+  const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
   // Each feature's metadata says what its own scenarios ran with; the reporter reads it from the JSON.
   const withMetadata = files.map((file) => (JSON.parse(fs.readFileSync(path.join(jsonDir, file), 'utf8')) as CucumberJsonFeature[]).map((feature) => {
     const facts = collectSessionFacts([feature]);

@@ -17,8 +17,8 @@ export interface LocalSandboxSpec {
 }
 
 const READY_TIMEOUT_MS = 20_000;
-const REGISTER = path.resolve(__dirname, '../runtime/register.js');
-const SUPERVISOR = path.resolve(__dirname, 'agent/main.ts');
+// Glance runs compiled (dist/), so the supervisor is the JavaScript next to this file.
+const SUPERVISOR = path.resolve(__dirname, 'agent/main.js');
 
 /**
  * Local sandboxes: a detached supervisor process per sandbox (see
@@ -34,7 +34,7 @@ export class LocalProvider {
     const workDir = this.registry.workDir(id);
     fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
     const log = fs.openSync(path.join(workDir, 'agent.log'), 'a');
-    const child = spawn(process.execPath, ['-r', REGISTER, SUPERVISOR], { detached: true, stdio: ['pipe', 'pipe', log] });
+    const child = spawn(process.execPath, [SUPERVISOR], { detached: true, stdio: ['pipe', 'pipe', log] });
     fs.closeSync(log);
     const config: SupervisorConfig = {
       id, token, width: spec.width, height: spec.height, keepAlive: spec.keepAlive,

@@ -2,7 +2,7 @@
 // Lists the desktop processes a sandbox may start, as pid -> command line.
 const fs = require('fs');
 
-const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc)( |$)|lib\/sandbox\/agent\/main\.ts/;
+const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc)( |$)|lib\/sandbox\/agent\/main\.[jt]s/;
 
 function desktopProcesses() {
   const found = {};
