@@ -1,9 +1,31 @@
 import { spawnSync } from 'child_process';
 import fs from 'fs';
+import os from 'os';
 import path from 'path';
 import { CUCUMBER_BIN as cucumberBin, REPO_ROOT, testState } from '../test/helpers/glance';
 import { Figure, figure, withRatio } from './stats';
 
+/**
+ * Wall times of `cucumber-js --dry-run` on the example features: Cucumber's
+ * start-up with Glance's support code, before any step runs. `overrides` are
+ * applied to the default profile (in a config file of their own, so that no
+ * report is written).
+ */
+function dryRuns(count: number, overrides: Record<string, unknown>): number[] {
+  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'dry-run-'));
+  const config = path.join(dir, 'cucumber.js');
+  fs.writeFileSync(config, `module.exports = { default: { ...require(${JSON.stringify(path.join(REPO_ROOT, 'cucumber.js'))}).default, format: ['summary'], ...${JSON.stringify(overrides)} } };\n`);
+  const times: number[] = [];
+  for (let i = 0; i <= count; i++) {
+    const started = performance.now();
+    // Cucumber reads the config path relative to its working folder.
+    const run = spawnSync(process.execPath, [cucumberBin, '--dry-run', '--config', path.relative(REPO_ROOT, config)], { cwd: REPO_ROOT, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`cucumber-js --dry-run failed:\n${run.stdout.slice(-2000)}${run.stderr.slice(-2000)}`);
+    if (i > 0) times.push(performance.now() - started); // the first run warms the file cache
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  return times;
+}
 
 /** Runs cucumber-js on `feature` with its own state folder; returns the wall time and the JSON report. */
 function runFeature(feature: string, state: { stateDir: string; apiKey: string }): { ms: number; report: any[] } {
@@ -26,11 +48,20 @@ function stepDurations(report: any[], pattern: RegExp): number[] {
 }
 
 /**
- * The step library's speed: the sign-up feature on a warm cache against a cold
- * one (wall time of cucumber-js, process start included), and what a cached
- * click step costs above a raw click at coordinates, both from one run.
+ * The step library's speed: Cucumber's start-up with Glance's compiled code,
+ * against the TypeScript sources through ts-node as Glance ran before; the
+ * sign-up feature on a warm cache against a cold one (wall time of cucumber-js,
+ * process start included); and what a cached click step costs above a raw
+ * click at coordinates, both from one run.
  */
 export async function cucumberBench(): Promise<Figure[]> {
+  const fromSources = figure('cucumber-js --dry-run, example features, TypeScript sources through ts-node', dryRuns(5, {
+    require: [path.join(REPO_ROOT, 'support', 'index.ts')],
+    requireModule: ['ts-node/register/transpile-only'],
+    formatOptions: {},
+  }));
+  const compiled = withRatio(figure('cucumber-js --dry-run, example features, compiled', dryRuns(5, {}), '<= 600'), fromSources);
+
   const signup = 'features/signup-and-login.feature';
   const cold: number[] = [];
   const warm: number[] = [];
@@ -50,6 +81,8 @@ export async function cucumberBench(): Promise<Figure[]> {
   const coldFigure = figure('sign-up feature, cold cache (wall)', cold);
   const rawFigure = figure("raw click step ('I click at x, y')", rawClick);
   return [
+    fromSources,
+    compiled,
     coldFigure,
     withRatio(figure('sign-up feature, warm cache (wall)', warm), coldFigure),
     rawFigure,
