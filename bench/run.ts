@@ -2,6 +2,7 @@ import { foundationBench } from './foundation';
 import { locateBench } from './locate/accuracy';
 import { cacheBench } from './cache';
 import { cucumberBench } from './cucumber';
+import { visionBench } from './vision';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json. */
@@ -10,6 +11,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   locate: locateBench,
   cache: cacheBench,
   cucumber: cucumberBench,
+  vision: visionBench,
 };
 
 async function main(): Promise<void> {

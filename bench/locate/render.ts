@@ -13,6 +13,8 @@ export interface RenderedPage {
   page: string;
   screen: string;
   boxes: Record<string, { x: number; y: number; width: number; height: number }>;
+  /** Every element each selector matches (findAll's ground truth), in document order. */
+  all: Record<string, { x: number; y: number; width: number; height: number }[]>;
 }
 
 export async function renderPages(fixtures: string, pages: { page: string; selectors: string[] }[], outDir: string): Promise<RenderedPage[]> {
@@ -28,12 +30,14 @@ export async function renderPages(fixtures: string, pages: { page: string; selec
       const screen = path.join(outDir, `${page.replace(/\W+/g, '_')}.png`);
       await tab.screenshot({ path: screen });
       const boxes: RenderedPage['boxes'] = {};
+      const all: RenderedPage['all'] = {};
       for (const selector of selectors) {
-        const box = await tab.locator(selector).first().boundingBox();
-        if (!box) throw new Error(`${page}: selector ${selector} matches nothing visible`);
-        boxes[selector] = { x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) };
+        const found = (await Promise.all((await tab.locator(selector).all()).map((l) => l.boundingBox()))).filter((b) => b !== null);
+        if (!found.length) throw new Error(`${page}: selector ${selector} matches nothing visible`);
+        all[selector] = found.map((box) => ({ x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) }));
+        boxes[selector] = all[selector][0];
       }
-      rendered.push({ page, screen, boxes });
+      rendered.push({ page, screen, boxes, all });
     }
     return rendered;
   } finally {

@@ -1,4 +1,5 @@
 import type { Candidate } from '../types/locate';
+import type { Box } from '../types/screen';
 import type { EngineContext, LocateEngine } from './engine';
 import type { Query } from './query';
 import { containsText, similarity } from './text-match';
@@ -20,7 +21,7 @@ const CONFIRMED_CONFIDENCE = 0.97;
 const OCR_CLEARLY_OTHER = 0.5;
 
 export async function crossCheck(candidates: Candidate[], query: Query, context: EngineContext, witnesses: LocateEngine[]): Promise<CrossChecked> {
-  const wanted = query.text;
+  const wanted = quotedText(query);
   const readers = witnesses.filter((w) => w.readText);
   if (!wanted || !readers.length || context.crop) return { kept: candidates, contradictions: [] };
   const kept: Candidate[] = [];
@@ -34,6 +35,21 @@ export async function crossCheck(candidates: Candidate[], query: Query, context:
   return { kept, contradictions };
 }
 
+/** The text a description quotes ("the 'Layers' label", `The text "Saved"`); null for plain words ("the red banner"), which name no text to read. */
+function quotedText(query: Query): string | null {
+  if (!query.text) return null;
+  if (query.hint === 'text') return query.text;
+  const quoted = [...query.description.matchAll(/'([^']+)'|"([^"]+)"|\u2018([^\u2019]+)\u2019|\u201c([^\u201d]+)\u201d/g)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4]).toLowerCase());
+  return quoted.some((q) => q.includes(query.text!.toLowerCase())) ? query.text : null;
+}
+
+/** The box three times its size around its centre, inside the screen. */
+function grow(box: Box, screen: { width: number; height: number }): Box {
+  const x = Math.max(0, box.x - box.width);
+  const y = Math.max(0, box.y - box.height);
+  return { x, y, width: Math.min(screen.width - x, box.width * 3), height: Math.min(screen.height - y, box.height * 3) };
+}
+
 type BoxVerdict = { kind: 'confirmed' | 'contradicted'; note: string; text: string } | { kind: 'unknown' };
 
 async function judgeBox(candidate: Candidate, wanted: string, context: EngineContext, readers: LocateEngine[]): Promise<BoxVerdict> {
@@ -41,6 +57,9 @@ async function judgeBox(candidate: Candidate, wanted: string, context: EngineCon
   for (const reader of readers) {
     const read = await reader.readText!(context, candidate.box).catch(() => null);
     if (read === null || !/\p{L}{2}/u.test(read)) continue; // nothing readable there: no evidence either way
+    // The same reading over a much larger box belongs to something around it (a window, a page), not to this element.
+    const around = await reader.readText!(context, grow(candidate.box, context.screen)).catch(() => null);
+    if (around === read) continue;
     if (containsText(read, wanted) || containsText(wanted, read)) return { kind: 'confirmed', text: read, note: `${reader.name} reads '${read}' there` };
     const exact = reader.name !== 'ocr';
     if (exact || similarity(read, wanted) < OCR_CLEARLY_OTHER) {
