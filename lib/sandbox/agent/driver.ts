@@ -10,6 +10,8 @@ export interface Frame {
   data: Buffer;
 }
 
+import type { Box } from '../../types/screen';
+
 export type MouseButton = 'left' | 'middle' | 'right';
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
 
@@ -18,6 +20,17 @@ export interface WindowInfo {
   title: string;
   className: string;
   pid: number | null;
+}
+
+/** A window as the screen stacks it. */
+export interface StackedWindow {
+  id: number;
+  /** On the screen, with its border and window-manager frame. */
+  box: Box;
+  /** The process that owns it, when the window says (_NET_WM_PID). */
+  pid: number | null;
+  /** Its title; '' for menus and tooltips. */
+  title: string;
 }
 
 export interface Driver {
@@ -36,6 +49,8 @@ export interface Driver {
   windows(): Promise<WindowInfo[]>;
   activate(windowId: number): Promise<void>;
   activeWindow(): Promise<number | null>;
+  /** The windows on the screen now, bottom to top: what covers what. */
+  stack(): Promise<StackedWindow[]>;
   /** True once a window manager runs (window queries and focus need one). */
   hasWindowManager(): Promise<boolean>;
   close(): Promise<void>;

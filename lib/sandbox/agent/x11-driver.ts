@@ -1,6 +1,6 @@
 import fs from 'fs';
 import x11 from 'x11';
-import { Driver, Frame, MouseButton, ScrollDirection, WindowInfo } from './driver';
+import { Driver, Frame, MouseButton, ScrollDirection, StackedWindow, WindowInfo } from './driver';
 import { keysymFor, keysymForChar, SHIFT_KEYSYM } from './x11-keysyms';
 import { frameFilePath, removeStaleFrameFilesOnce } from '../frame-files';
 
@@ -16,6 +16,8 @@ const XTEST = { KeyPress: 2, KeyRelease: 3, ButtonPress: 4, ButtonRelease: 5, Mo
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL: Record<ScrollDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
 const Z_PIXMAP = 2;
+const VIEWABLE = 2;
+const INPUT_OUTPUT = 1;
 const SUBSTRUCTURE_NOTIFY_AND_REDIRECT = 0x80000 | 0x100000;
 
 interface KeyPlace { keycode: number; shifted: boolean }
@@ -264,6 +266,52 @@ export class X11Driver implements Driver {
       }
     }
     return result;
+  }
+
+  private async pidOf(window: number): Promise<number | null> {
+    const prop = await this.property(window, '_NET_WM_PID');
+    return prop.data.length >= 4 ? prop.data.readUInt32LE(0) : null;
+  }
+
+  /**
+   * The root's mapped children in X's stacking order, bottom to top. A
+   * managed window sits inside its window manager's frame, which is the
+   * root's child; the frame gets the pid and title of the client inside it.
+   * Menus and tooltips are override-redirect windows straight under the root.
+   */
+  async stack(): Promise<StackedWindow[]> {
+    const queryTree = (window: number) => promisify<{ parent: number; children: number[] }>((cb) => this.X.QueryTree(window, cb));
+    const [{ children }, clients] = await Promise.all([queryTree(this.root), this.property(this.root, '_NET_CLIENT_LIST')]);
+    const clientByFrame = new Map<number, { pid: number | null; title: string }>();
+    await Promise.all(Array.from({ length: clients.data.length >> 2 }, (_, i) => clients.data.readUInt32LE(i * 4)).map(async (client) => {
+      try {
+        let topLevel = client;
+        for (let depth = 0; depth < 8; depth++) {
+          const { parent } = await queryTree(topLevel);
+          if (parent === this.root || !parent) break;
+          topLevel = parent;
+        }
+        const [pid, title] = await Promise.all([this.pidOf(client), this.text(client, '_NET_WM_NAME', 'WM_NAME')]);
+        clientByFrame.set(topLevel, { pid, title });
+      } catch {
+        /* closed while we looked */
+      }
+    }));
+    const windows = await Promise.all(children.map(async (id): Promise<StackedWindow | null> => {
+      try {
+        const [attributes, geometry] = await Promise.all([
+          promisify<{ mapState: number; klass: number }>((cb) => this.X.GetWindowAttributes(id, cb)),
+          promisify<{ xPos: number; yPos: number; width: number; height: number; borderWidth: number }>((cb) => this.X.GetGeometry(id, cb)),
+        ]);
+        if (attributes.mapState !== VIEWABLE || attributes.klass !== INPUT_OUTPUT) return null;
+        const border = geometry.borderWidth * 2;
+        const box = { x: geometry.xPos, y: geometry.yPos, width: geometry.width + border, height: geometry.height + border };
+        return { id, box, ...(clientByFrame.get(id) ?? { pid: await this.pidOf(id), title: '' }) };
+      } catch {
+        return null;
+      }
+    }));
+    return windows.filter((w): w is StackedWindow => w !== null);
   }
 
   async activate(windowId: number): Promise<void> {
