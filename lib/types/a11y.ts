@@ -3,27 +3,29 @@ import type { Box } from './screen';
 /**
  * The sandbox's accessibility tree as the agent serves it: the elements on
  * the screen now, with their role, name, state and screen box. Plain data, so
- * it crosses the agent's HTTP API as JSON.
+ * it crosses the agent's HTTP API as JSON. Elements that only repeat what an
+ * element above them says are left out: the label inside a named button or
+ * link, and the runs of plain text inside a paragraph (its value has them).
  */
 export interface A11yNode {
   /** Stable within a snapshot and across snapshots of an unchanged tree: the application's bus name and the child indices, `:1.42/0/3/1`. */
   path: string;
-  /** The parent's path; null for an application's top-level window. */
+  /** The path of the nearest ancestor in this snapshot (ancestors without a box on the screen are left out); null for a top-level window. */
   parent: string | null;
   /** AT-SPI role name, lower case with spaces: 'push button', 'entry', 'link', 'menu item', 'table cell', 'heading', 'label', 'check box', 'page tab', 'combo box', 'image' … */
   role: string;
-  /** The accessible name (a button's label, an icon's aria-label). */
+  /** The accessible name (a button's label, an icon's aria-label). Some GTK names are icon names ('edit-find-symbolic') or widget ids rather than words on the screen. */
   name: string;
   description: string;
-  /** A field's value or a text element's text, where the element has one (Text or Value interface); null otherwise. */
+  /** A field's content ('' when empty), the text of an element that has no name (a paragraph), or a number as text (a slider, a progress bar); null otherwise. Never a password. */
   value: string | null;
-  /** Of: focused, focusable, checked, selected, expanded, collapsed, disabled, editable, multi-line, pressed. */
+  /** Of, in this order: focused, focusable, checked, indeterminate, selected, expanded, collapsed, disabled, editable, read-only, required, multi-line, pressed, modal. */
   states: string[];
   /** On the screen, clipped to the scrolled ancestors and the window. */
   box: Box;
-  /** The application's name ('chromium', 'gtk3-widget-factory'). */
+  /** The application's name as its toolkit gives it ('Chromium', 'gtk3-widget-factory'), else its process name. */
   app: string;
-  /** The name of the top-level window it belongs to. */
+  /** The name of the top-level window it belongs to (its X title when the tree gives none). */
   window: string;
   /** Paths of the elements that label this one (label-for / labelled-by relations). */
   labelledBy: string[];
@@ -35,8 +37,8 @@ export interface A11ySnapshot {
   nodes: A11yNode[];
   /** Milliseconds the agent took. */
   tookMs: number;
-  /** True when the size or time bound cut the walk short. */
+  /** True when the size or time bound cut the walk of an answering application short. */
   truncated: boolean;
-  /** Applications that did not answer within the bound, or failed; never an error for the caller. */
+  /** Applications that did not answer within the bound (hung, or busy), or failed; never an error for the caller. Named as in `app`, or by process name. */
   skipped: string[];
 }

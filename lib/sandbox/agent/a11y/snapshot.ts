@@ -1,0 +1,121 @@
+import fs from 'fs';
+import type { A11ySnapshot } from '../../../types/a11y';
+import type { StackedWindow } from '../driver';
+import { AccessibilityBus, Ref } from './bus';
+import { IFACE, REGISTRY } from './atspi';
+import { PlacedApplication, toSnapshotNodes } from './nodes';
+import { Occlusion } from './occlusion';
+import { NodeBudget, OutOfTime, TreeWalker } from './tree';
+import { Watchdog } from './watchdog';
+
+/**
+ * Reads the sandbox's accessibility tree: every application the AT-SPI
+ * registry knows, walked side by side, within a time and a size bound. A
+ * sandbox without the bus, or with nothing on it, gives an empty snapshot.
+ */
+
+export interface SnapshotOptions {
+  /** The whole snapshot's time bound. */
+  deadlineMs?: number;
+  /** At most this many nodes; the walk stops there and says it was truncated. */
+  maxNodes?: number;
+  /** An application that sends nothing back for this long is taken for hung and skipped. */
+  appIdleMs?: number;
+}
+
+export const SNAPSHOT_DEFAULTS = { deadlineMs: 1000, maxNodes: 5000, appIdleMs: 300 } as const;
+/** The shorter patience for an application that hung last time, so that it does not cost every snapshot the full wait. */
+const HUNG_AGAIN_IDLE_MS = 100;
+
+export interface ScreenSource {
+  readonly width: number;
+  readonly height: number;
+  stack(): Promise<StackedWindow[]>;
+}
+
+export class A11yReader {
+  private bus: AccessibilityBus | null = null;
+  /** Bus names of the applications that did not answer last time. */
+  private readonly hung = new Set<string>();
+
+  constructor(private readonly sessionBusAddress: string | undefined, private readonly screen: ScreenSource) {}
+
+  async snapshot(options: SnapshotOptions = {}): Promise<A11ySnapshot> {
+    const started = Date.now();
+    const { deadlineMs, maxNodes, appIdleMs } = { ...SNAPSHOT_DEFAULTS, ...options };
+    const deadline = started + deadlineMs;
+    const empty = (): A11ySnapshot => ({ nodes: [], tookMs: Date.now() - started, truncated: false, skipped: [] });
+
+    const bus = await this.connection(deadlineMs);
+    if (!bus) return empty();
+    // The stacking is read once, before the walk: it decides which subtrees are not worth walking.
+    const [stack, apps] = await Promise.all([this.screen.stack().catch(() => [] as StackedWindow[]), this.applications(bus, deadline)]);
+    if (!apps.length) return empty();
+
+    const budget: NodeBudget = { remaining: maxNodes, visits: maxNodes * 4 };
+    const walked = await Promise.all(apps.map((app) => this.walk(bus, app, stack, budget, appIdleMs, deadline)));
+    const placed = walked.filter((w): w is PlacedApplication => !('skipped' in w));
+    const skipped = walked.filter((w): w is { skipped: string } => 'skipped' in w).map((w) => w.skipped);
+    const nodes = toSnapshotNodes(placed, { x: 0, y: 0, width: this.screen.width, height: this.screen.height });
+    return { nodes, tookMs: Date.now() - started, truncated: placed.some((app) => !app.complete), skipped };
+  }
+
+  private async connection(timeoutMs: number): Promise<AccessibilityBus | null> {
+    if (this.bus?.connected) return this.bus;
+    this.bus?.close();
+    this.bus = await AccessibilityBus.connect(this.sessionBusAddress, timeoutMs);
+    return this.bus;
+  }
+
+  /** The registry's children: one entry per application with accessibility on. */
+  private async applications(bus: AccessibilityBus, deadline: number): Promise<Ref[]> {
+    const watchdog = new Watchdog(Math.max(1, deadline - Date.now()), deadline);
+    try {
+      const [apps] = await Promise.race([bus.call(REGISTRY.name, REGISTRY.path, IFACE.accessible, 'GetChildren'), watchdog.expired]);
+      return (apps as Ref[]).filter(([name]) => name !== bus.uniqueName);
+    } catch {
+      return [];
+    } finally {
+      watchdog.stop();
+    }
+  }
+
+  private async walk(
+    bus: AccessibilityBus, app: Ref, stack: StackedWindow[], budget: NodeBudget, idleMs: number, deadline: number,
+  ): Promise<PlacedApplication | { skipped: string }> {
+    const [busName] = app;
+    // The bus daemon answers this, not the application: it costs no time even when the application hangs.
+    const pid = await bus.pidOf(busName);
+    const occlusion = new Occlusion(stack, pid);
+    const watchdog = new Watchdog(this.hung.has(busName) ? Math.min(idleMs, HUNG_AGAIN_IDLE_MS) : idleMs, deadline);
+    try {
+      const tree = await new TreeWalker(bus, app, budget, {
+        expired: watchdog.expired,
+        alive: () => watchdog.feed(),
+        hidden: (node) => occlusion.hidesAll(node),
+      }).walk();
+      this.hung.delete(busName);
+      return { ...tree, label: tree.name || processName(pid) || busName, occlusion };
+    } catch (error) {
+      // Out of time, or gone while we looked: either way it gives nothing this time.
+      if (error instanceof OutOfTime) this.hung.add(busName);
+      return { skipped: processName(pid) || busName };
+    } finally {
+      watchdog.stop();
+    }
+  }
+
+  close(): void {
+    this.bus?.close();
+    this.bus = null;
+  }
+}
+
+function processName(pid: number | null): string | null {
+  if (!pid) return null;
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,267 @@
+import type { Box } from '../../../types/screen';
+import { AccessibilityBus, Ref } from './bus';
+import { COORDS_SCREEN, has, IFACE, RELATION_LABELLED_BY, State, StateBits, roleName } from './atspi';
+
+/**
+ * Walks one application's accessibility tree over the bus, keeping only
+ * what is on the screen. Every call costs the application's main thread
+ * time, so the walk asks as little as it can: a node without the SHOWING
+ * state costs one call and its subtree none, and the children of a named
+ * button or link (its label again) are not asked for. Siblings are walked
+ * side by side, so the time follows the number of calls, not the depth.
+ */
+
+export interface RawNode {
+  ref: Ref;
+  /** The application's bus name, then the child index at each level: `:1.42/0/3/1`. */
+  path: string;
+  /** Null for a top-level window. */
+  parent: RawNode | null;
+  role: string;
+  name: string;
+  description: string;
+  states: StateBits;
+  /** Screen box as the toolkit reports it, before any clipping; null without the Component interface. */
+  extents: Box | null;
+  value: string | null;
+  labelledBy: Ref[];
+  cell?: { row: number; column: number };
+  /** True when some child is not on the screen while this node is: it scrolls or cuts off what overflows it. */
+  clips: boolean;
+}
+
+export interface WalkedApplication {
+  name: string;
+  /** In tree order. */
+  nodes: RawNode[];
+  /** False when the deadline or the node budget stopped the walk early. */
+  complete: boolean;
+}
+
+/** What all the applications of one snapshot share: the node budget. */
+export interface NodeBudget {
+  /** Nodes still to be kept. */
+  remaining: number;
+  /** Nodes still to be asked about, kept or not; bounds the work in trees with many hidden nodes. */
+  visits: number;
+}
+
+export interface WalkOptions {
+  /** Rejects with OutOfTime when the application is out of time; every wait races it. */
+  expired: Promise<never>;
+  /** Called on every answer: the application is alive. */
+  alive(): void;
+  /** True for a node that is surely hidden, subtree and all (under another window). */
+  hidden(node: RawNode): boolean;
+}
+
+export class OutOfTime extends Error {}
+
+/** Roles whose text is a value apart from their name (a field's content). */
+const VALUE_ROLES = new Set(['entry', 'text', 'spin button', 'combo box', 'terminal']);
+/** Roles with no text of their own worth a call: containers, documents (the whole page), decorations. */
+const TEXTLESS_ROLES = new Set([
+  'filler', 'panel', 'scroll pane', 'viewport', 'frame', 'window', 'dialog', 'separator', 'scroll bar', 'tool bar',
+  'menu bar', 'page tab list', 'table', 'tree table', 'tree', 'list', 'list box', 'image', 'icon', 'split pane',
+  'layered pane', 'root pane', 'glass pane', 'redundant object', 'application', 'unknown', 'invalid', 'password text',
+  'document web', 'document frame', 'document text', 'document email', 'document presentation', 'document spreadsheet',
+  'progress bar', 'slider', 'level bar', 'animation', 'canvas', 'drawing area',
+]);
+/** Roles with a numeric value (the Value interface). */
+const NUMERIC_ROLES = new Set(['slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial', 'meter']);
+const CELL_ROLES = new Set(['table cell', 'column header', 'row header', 'table column header', 'table row header']);
+/** Controls whose label usually sits beside them, tied by a labelled-by relation. */
+const LABELLED_ROLES = new Set(['entry', 'password text', 'text', 'spin button', 'combo box', 'check box', 'radio button', 'slider', 'list box', 'toggle button', 'switch', 'tree table', 'table']);
+/** Named controls whose children only repeat the name (a button's label, a link's text). */
+const SELF_LABELLED_ROLES = new Set(['push button', 'toggle button', 'check box', 'radio button', 'menu item', 'check menu item', 'radio menu item', 'link', 'static']);
+/** From this many children on, the ones on the screen are picked out by the application itself. */
+const MANY_CHILDREN = 32;
+/** AtspiCollectionMatchType ALL and AtspiCollectionSortOrder CANONICAL. */
+const MATCH_ALL = 1;
+const SORT_CANONICAL = 1;
+/** Characters a text keeps where an embedded child (a link, an image) sits. */
+const EMBEDDED_OBJECT = /\uFFFC/g;
+const MAX_TEXT = 2000;
+
+const orNull = <T>(promise: Promise<T>): Promise<T | null> => promise.catch(() => null);
+
+export class TreeWalker {
+  private readonly nodes: RawNode[] = [];
+  private complete = true;
+
+  constructor(
+    private readonly bus: AccessibilityBus,
+    private readonly app: Ref,
+    private readonly budget: NodeBudget,
+    private readonly options: WalkOptions,
+  ) {}
+
+  private race<T>(promise: Promise<T>): Promise<T> {
+    return Promise.race([promise, this.options.expired]);
+  }
+
+  /** Every answer, an error too, shows the application alive. */
+  private call(ref: Ref, iface: string, member: string, signature = '', body: unknown[] = []): Promise<any[]> {
+    return this.bus.call(ref[0], ref[1], iface, member, signature, body).then(
+      (reply) => { this.options.alive(); return reply; },
+      (error) => { this.options.alive(); throw error; },
+    );
+  }
+
+  private async property(ref: Ref, iface: string, name: string): Promise<any> {
+    const [variant] = await this.call(ref, IFACE.properties, 'Get', 'ss', [iface, name]);
+    return variant.value;
+  }
+
+  async walk(): Promise<WalkedApplication> {
+    const [name, windows] = await this.race(Promise.all([
+      this.property(this.app, IFACE.accessible, 'Name').catch(() => ''),
+      this.children(this.app),
+    ]));
+    try {
+      await Promise.all(windows.map((ref, i) => this.visit(ref, `${this.app[0]}/${i}`, null)));
+    } catch (error) {
+      if (!(error instanceof OutOfTime)) throw error;
+      this.complete = false;
+    }
+    return { name: String(name), nodes: this.inTreeOrder(), complete: this.complete };
+  }
+
+  private async children(ref: Ref): Promise<Ref[]> {
+    const [children] = await this.call(ref, IFACE.accessible, 'GetChildren');
+    return children as Ref[];
+  }
+
+  /** Null for an object that went away while we looked; out of time propagates. */
+  private answered<T>(promise: Promise<T>): Promise<T | null> {
+    return this.race(promise).catch((error) => {
+      if (error instanceof OutOfTime) throw error;
+      return null;
+    });
+  }
+
+  private async visit(ref: Ref, path: string, parent: RawNode | null): Promise<void> {
+    if (this.budget.visits <= 0 || this.budget.remaining <= 0) {
+      this.complete = false;
+      return;
+    }
+    this.budget.visits--;
+    const states = await this.answered(this.call(ref, IFACE.accessible, 'GetState').then(([bits]) => bits as StateBits));
+    if (!states || has(states, State.DEFUNCT)) return;
+    if (!has(states, State.SHOWING)) {
+      if (parent) parent.clips = true;
+      return;
+    }
+    const answers = await this.answered(Promise.all([
+      this.call(ref, IFACE.accessible, 'GetRole').then(([role]) => roleName(role)),
+      this.call(ref, IFACE.properties, 'GetAll', 's', [IFACE.accessible]).then(([all]) => all, () => this.nameAndDescription(ref)),
+      orNull(this.call(ref, IFACE.component, 'GetExtents', 'u', [COORDS_SCREEN]).then(([[x, y, width, height]]) => ({ x, y, width, height }))),
+      orNull(this.children(ref)),
+    ]));
+    if (!answers) return;
+    const [role, properties, extents, children] = answers;
+    const node: RawNode = {
+      ref, path, parent, role, states, value: null, labelledBy: [], clips: false,
+      name: String(properties.Name?.value ?? ''), description: String(properties.Description?.value ?? ''),
+      extents: extents && extents.width > 0 && extents.height > 0 ? extents : null,
+    };
+    if (this.options.hidden(node)) return;
+    if (this.budget.remaining <= 0) {
+      this.complete = false;
+      return;
+    }
+    this.budget.remaining--;
+    this.nodes.push(node);
+    let descend = SELF_LABELLED_ROLES.has(role) && node.name.trim() ? [] : children ?? [];
+    const wantsText = this.wantsText(node);
+    const text = wantsText || (descend.length && !TEXTLESS_ROLES.has(role)) ? this.text(node, wantsText) : null;
+    if (text && descend.length && this.childrenAreText(node, await text)) descend = [];
+    const showing = descend.length >= MANY_CHILDREN ? await this.showingChildren(ref) : null;
+    if (showing && showing.size < descend.length) node.clips = true;
+    await Promise.all([
+      text,
+      this.details(node),
+      ...descend.map((child, i) => (showing && !showing.has(child[1]) ? undefined : this.visit(child, `${path}/${i}`, node))),
+    ]);
+  }
+
+  private wantsText(node: RawNode): boolean {
+    const { role } = node;
+    return !TEXTLESS_ROLES.has(role) && (VALUE_ROLES.has(role) || has(node.states, State.EDITABLE) || !node.name.trim());
+  }
+
+  /**
+   * Reads the node's text, and keeps it as the node's value when `keep`;
+   * resolves to the raw text, or null when the node has none.
+   */
+  private async text(node: RawNode, keep: boolean): Promise<string | null> {
+    const text = await this.race(orNull(this.call(node.ref, IFACE.text, 'GetText', 'ii', [0, -1]).then(([t]) => String(t))));
+    if (text === null || !keep) return text;
+    const cleaned = text.replace(EMBEDDED_OBJECT, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
+    if (cleaned || has(node.states, State.EDITABLE) || VALUE_ROLES.has(node.role)) node.value = cleaned;
+    return text;
+  }
+
+  /**
+   * True when the children only split the node's own text into runs: a web
+   * page's hypertext marks every other child (a link, a field, an image)
+   * with U+FFFC. Fields and labels are left out: a GTK entry's icons and a
+   * GTK label's links are children without such a mark.
+   */
+  private childrenAreText(node: RawNode, text: string | null): boolean {
+    if (!text || text.includes('\uFFFC')) return false;
+    return !has(node.states, State.EDITABLE) && !VALUE_ROLES.has(node.role) && node.role !== 'label';
+  }
+
+  /**
+   * The object paths of the children on the screen, in one call: a long
+   * list or table mostly scrolled away would otherwise cost a call for
+   * every row. Null where the toolkit has no Collection interface.
+   */
+  private async showingChildren(ref: Ref): Promise<Set<string> | null> {
+    const showing = [0, 0];
+    showing[State.SHOWING >> 5] |= 1 << (State.SHOWING & 31);
+    const rule = [showing, MATCH_ALL, {}, MATCH_ALL, [], MATCH_ALL, [], MATCH_ALL, false];
+    const matches = await this.answered(this.call(ref, IFACE.collection, 'GetMatches', '(aiia{ss}iaiiasib)uib', [rule, SORT_CANONICAL, 0, false]));
+    return matches ? new Set((matches[0] as Ref[]).map(([, objectPath]) => objectPath)) : null;
+  }
+
+  /** For toolkits that do not answer GetAll, in GetAll's shape. */
+  private async nameAndDescription(ref: Ref): Promise<Record<string, { value: unknown }>> {
+    const [name, description] = await Promise.all([
+      this.property(ref, IFACE.accessible, 'Name').catch(() => ''),
+      this.property(ref, IFACE.accessible, 'Description').catch(() => ''),
+    ]);
+    return { Name: { value: name }, Description: { value: description } };
+  }
+
+  /**
+   * The numeric value, the labels and the table position, for the roles
+   * that have them. Decided by role rather than by asking for the
+   * interfaces: that would be one more call for every node.
+   */
+  private async details(node: RawNode): Promise<void> {
+    const { ref, role } = node;
+    const [value, relations, position] = await this.race(Promise.all([
+      NUMERIC_ROLES.has(role) ? orNull(this.property(ref, IFACE.value, 'CurrentValue')) : null,
+      LABELLED_ROLES.has(role) ? orNull(this.call(ref, IFACE.accessible, 'GetRelationSet').then(([set]) => set as [number, Ref[]][])) : null,
+      CELL_ROLES.has(role) ? orNull(this.property(ref, IFACE.tableCell, 'Position')) : null,
+    ]));
+    // A spin button's text says it better than its number.
+    if (node.value === null && typeof value === 'number' && Number.isFinite(value)) node.value = String(Math.round(value * 1e6) / 1e6);
+    for (const [type, targets] of relations ?? []) {
+      if (type === RELATION_LABELLED_BY) node.labelledBy.push(...targets);
+    }
+    if (Array.isArray(position) && position.length === 2 && position[0] >= 0 && position[1] >= 0) node.cell = { row: position[0], column: position[1] };
+  }
+
+  private inTreeOrder(): RawNode[] {
+    const key = (node: RawNode) => node.path.slice(node.path.indexOf('/') + 1).split('/').map(Number);
+    const keyed = this.nodes.map((node) => ({ node, key: key(node) }));
+    keyed.sort((a, b) => {
+      for (let i = 0; i < Math.min(a.key.length, b.key.length); i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
+      return a.key.length - b.key.length;
+    });
+    return keyed.map((k) => k.node);
+  }
+}
