@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages: X server, window manager, browser, fonts, VNC, video, small X tools, and Tk for the example desktop program.
-packages=(xvfb openbox chromium fonts-dejavu-core fonts-liberation x11vnc ffmpeg x11-utils python3-tk)
+# Debian packages: X server, window manager, browser, fonts, VNC, video, small X tools, Tk for the example desktop
+# program, the session bus and AT-SPI that carry the accessibility tree, and GTK's widget factory that tests read it from.
+packages=(xvfb openbox chromium fonts-dejavu-core fonts-liberation x11vnc ffmpeg x11-utils python3-tk dbus at-spi2-core gtk-3-examples)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -1,8 +1,9 @@
 'use strict';
-// Lists the desktop processes a sandbox may start, as pid -> command line.
+// Lists the desktop processes a sandbox may start (its buses and the test
+// programs included), as pid -> command line.
 const fs = require('fs');
 
-const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc)( |$)|lib\/sandbox\/agent\/main\.[jt]s/;
+const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc|dbus-daemon|at-spi-bus-launcher|at-spi2-registryd|gtk3-widget-factory)( |$)|lib\/sandbox\/agent\/main\.[jt]s/;
 
 function desktopProcesses() {
   const found = {};

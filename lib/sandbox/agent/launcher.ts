@@ -15,13 +15,17 @@ const POINTER_STEP_MS = 30;
  * there: a new top-level window, and for a browser a painted, settled screen.
  */
 
-/** Flags Chromium needs to run as root on a closed network and fill the screen at 0,0. */
+/**
+ * Flags Chromium needs to run as root on a closed network, fill the screen at
+ * 0,0, and publish its pages' accessibility tree (which it otherwise builds
+ * only once a screen reader asks).
+ */
 export function chromiumArgs(url: string, userDataDir: string, width: number, height: number): string[] {
   return [
     '--no-sandbox', '--test-type', '--disable-gpu', '--disable-quic', '--no-first-run', '--no-default-browser-check',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--password-store=basic',
     '--disable-dev-shm-usage', '--disable-features=Translate,MediaRouter', '--disable-session-crashed-bubble',
-    '--remote-debugging-pipe', '--disable-smooth-scrolling',
+    '--remote-debugging-pipe', '--disable-smooth-scrolling', '--force-renderer-accessibility',
     `--user-data-dir=${userDataDir}`, '--kiosk', '--window-position=0,0', `--window-size=${width},${height}`, url,
   ];
 }

@@ -1,7 +1,8 @@
 /**
  * A local sandbox's supervisor process: starts Xvfb (first, since it is the
- * slowest part), a window manager and optionally x11vnc, then serves the agent
- * API until its lifetime ends, and takes every child down with it.
+ * slowest part), a D-Bus session bus with AT-SPI's accessibility bus, a window
+ * manager and optionally x11vnc, then serves the agent API until its lifetime
+ * ends, and takes every child down with it.
  *
  * Started detached by the local provider, which writes the config as one JSON
  * line on stdin (so the token is never on a command line) and reads one JSON
@@ -9,6 +10,7 @@
  */
 import fs from 'fs';
 import net from 'net';
+import os from 'os';
 import path from 'path';
 import { ProcessGroup } from './processes';
 import { processIdentity } from '../process-identity';
@@ -22,6 +24,8 @@ export interface SupervisorConfig {
   stateDir: string;
   environment: Record<string, string>;
   vnc: boolean;
+  /** Start the buses that carry the accessibility tree (default true). */
+  accessibility?: boolean;
 }
 
 function readConfig(): Promise<SupervisorConfig> {
@@ -72,6 +76,8 @@ function freePort(): Promise<number> {
 }
 
 const processes = new ProcessGroup();
+/** The sandbox's private XDG_RUNTIME_DIR, where its buses listen; removed when it stops. */
+let runtimeDir: string | null = null;
 
 async function main(): Promise<void> {
   const config = await readConfig();
@@ -79,6 +85,15 @@ async function main(): Promise<void> {
   fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
   const log = fs.openSync(path.join(workDir, 'agent.log'), 'a');
   const xvfbReady = startXvfb(processes, config.width, config.height, log);
+  // Programs in the sandbox see the user's environment, but not Glance's own
+  // credentials, nor the user's desktop session: its buses and its Wayland.
+  const { GLANCE_API_KEY: _key, GLANCE_AGENT_TOKEN: _token, ...inherited } = process.env;
+  const { FOREIGN_SESSION_ENV, ACCESSIBILITY_ENV, startDesktopBus } = await import('./a11y/desktop-bus');
+  for (const name of FOREIGN_SESSION_ENV) delete inherited[name];
+  // Short, because socket paths are: the session and accessibility buses listen here.
+  const runtime = path.join(os.tmpdir(), `glance-${config.id}`);
+  runtimeDir = runtime;
+  const desktopBus = config.accessibility === false ? null : startDesktopBus(processes, inherited, runtime, log);
 
   // Load the rest while Xvfb starts.
   const { X11Driver } = await import('./x11-driver');
@@ -87,18 +102,23 @@ async function main(): Promise<void> {
   const { createAgentServer } = await import('./server');
   const { SandboxRegistry } = await import('../registry');
   const { waitFor } = await import('../../util/wait');
+  const { A11yReader } = await import('./a11y/snapshot');
 
   const { display, pid: xvfbPid } = await xvfbReady;
-  // Programs in the sandbox see the user's environment, but not Glance's own credentials.
-  const { GLANCE_API_KEY: _key, GLANCE_AGENT_TOKEN: _token, ...inherited } = process.env;
-  const env = { ...inherited, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
+  const bus = await desktopBus;
+  const busEnv = bus ? { ...ACCESSIBILITY_ENV, DBUS_SESSION_BUS_ADDRESS: bus.address, XDG_RUNTIME_DIR: runtime } : {};
+  const env: NodeJS.ProcessEnv = { ...inherited, ...busEnv, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
   processes.spawn('openbox', ['--sm-disable'], { env, stdio: ['ignore', log, log] });
   const vncPort = config.vnc ? await freePort() : null;
   if (vncPort) {
     processes.spawn('x11vnc', ['-display', display, '-rfbport', String(vncPort), '-localhost', '-nopw', '-forever', '-shared', '-quiet'], { env, stdio: ['ignore', log, log] });
   }
   const driver = await X11Driver.connect(display);
+  const accessibilityReady = bus?.startAccessibility(display);
   await waitFor('the window manager', () => driver.hasWindowManager(), { timeoutMs: 10_000, intervalMs: 10 });
+  // Programs launched before the accessibility bus is there would publish no tree.
+  if (accessibilityReady && !(await accessibilityReady)) fs.writeSync(log, `${new Date().toISOString()} the accessibility bus did not come up: snapshots will be empty\n`);
+  const a11y = new A11yReader(env.DBUS_SESSION_BUS_ADDRESS, driver);
 
   const registry = new SandboxRegistry(config.stateDir);
   let ending = false;
@@ -107,8 +127,10 @@ async function main(): Promise<void> {
     ending = true;
     lifetime.end();
     server.close();
+    a11y.close();
     await driver.close();
     await processes.killAll();
+    fs.rmSync(runtime, { recursive: true, force: true });
     registry.markStopped(config.id, reason);
     for (const entry of fs.readdirSync(workDir)) {
       if (entry.startsWith('chromium-')) fs.rmSync(path.join(workDir, entry), { recursive: true, force: true });
@@ -125,6 +147,7 @@ async function main(): Promise<void> {
     lifetime,
     env,
     workDir,
+    a11y,
     launcher: new Launcher(driver, processes, env, workDir),
     describe: () => ({
       id: config.id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort,
@@ -147,5 +170,6 @@ async function main(): Promise<void> {
 
 main().catch(async (error) => {
   await processes.killAll();
+  if (runtimeDir) fs.rmSync(runtimeDir, { recursive: true, force: true });
   process.stdout.write(`${JSON.stringify({ ready: false, error: error.message })}\n`, () => process.exit(1));
 });
