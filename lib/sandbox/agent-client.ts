@@ -2,6 +2,7 @@ import fs from 'fs';
 import http from 'http';
 import { randomBytes } from 'crypto';
 import { RawImage } from '../image/pixels';
+import type { A11ySnapshot } from '../types/a11y';
 import { FRAME_DIR, frameFilePath, removeStaleFrameFilesOnce } from './frame-files';
 
 /** Where an agent listens and the token it requires. */
@@ -107,6 +108,17 @@ export class AgentClient {
     const res = await this.send('GET', '/screen', undefined, timeoutMs);
     if (res.status !== 200) throw new AgentRequestError(res.status, JSON.parse(res.data.toString('utf8')).error);
     return { width: Number(res.headers['x-width']), height: Number(res.headers['x-height']), data: res.data };
+  }
+
+  /**
+   * The elements of the sandbox's accessibility tree that are on the screen
+   * now. Bounded by `deadlineMs` (default 1 s) and `maxNodes` (default
+   * 5,000); an application silent for `appIdleMs` (default 300 ms) is
+   * skipped. A sandbox without the tree gives an empty snapshot, not an error.
+   */
+  a11ySnapshot(options: { deadlineMs?: number; maxNodes?: number; appIdleMs?: number } = {}): Promise<A11ySnapshot> {
+    // The agent keeps to the deadline itself; the request's own timeout only covers a lost agent.
+    return this.call<A11ySnapshot>('POST', '/a11y', options, (options.deadlineMs ?? 1000) + 5_000);
   }
 
   async screenPng(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Buffer> {

@@ -9,6 +9,7 @@ import { parseChord } from '../keys';
 import { sleep } from '../../util/wait';
 import { InputPacer } from './input-pacer';
 import { bgrxToRgba, encodePng } from '../../image/pixels';
+import { A11yReader, SnapshotOptions } from './a11y/snapshot';
 
 /**
  * The agent's HTTP API. Bound to loopback (or the address a self-hosted agent
@@ -24,6 +25,8 @@ export interface AgentContext {
   lifetime?: Lifetime;
   env: NodeJS.ProcessEnv;
   workDir: string;
+  /** Reads the accessibility tree; by default from the session bus in `env`. */
+  a11y?: A11yReader;
   describe(): Record<string, unknown>;
   terminate(reason: string): void;
 }
@@ -55,8 +58,22 @@ function text(body: Body, key: string): string {
   return value;
 }
 
+/** Snapshot bounds from a query string or a JSON body; anything left out takes the reader's default. */
+function snapshotOptions(source: Record<string, unknown>): SnapshotOptions {
+  const options: SnapshotOptions = {};
+  for (const [key, max] of [['deadlineMs', 60_000], ['maxNodes', 100_000], ['appIdleMs', 60_000]] as const) {
+    const raw = source[key];
+    if (raw === undefined || raw === null || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0 || value > max) throw new HttpError(400, `'${key}' must be a number from 1 to ${max}, got ${JSON.stringify(raw)}`);
+    options[key] = value;
+  }
+  return options;
+}
+
 function routes(ctx: AgentContext): Record<string, Handler> {
   const { driver } = ctx;
+  const a11y = ctx.a11y ?? new A11yReader(ctx.env.DBUS_SESSION_BUS_ADDRESS, driver);
   const pacer = new InputPacer();
   const click = async (button: MouseButton, times: number) => {
     for (let i = 0; i < times; i++) {
@@ -142,6 +159,8 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     'POST /launch/chrome': async (body) => ctx.launcher.chrome(text(body, 'url'), number(body, 'timeout')),
     'POST /apps/close': async () => ({ closed: await ctx.launcher.closeAll(5_000) }),
     'POST /focus': async (body) => ctx.launcher.focus(text(body, 'name'), number(body, 'timeout')),
+    'GET /a11y': async (_body, url) => a11y.snapshot(snapshotOptions(Object.fromEntries(url.searchParams))),
+    'POST /a11y': async (body) => a11y.snapshot(snapshotOptions(body)),
     'GET /windows': async () => {
       const active = await driver.activeWindow();
       return (await driver.windows()).map((w) => ({ ...w, active: w.id === active }));
