@@ -54,6 +54,8 @@ const COARSE = 4;
 
 export class VisionServer {
   readonly requests: ReceivedRequest[] = [];
+  /** Every chat completions request that arrived, refused ones included. */
+  posts = 0;
   private server: http.Server | null = null;
   private readonly sockets = new Set<Socket>();
   private failures: Failure[] = [];
@@ -114,6 +116,7 @@ export class VisionServer {
       for await (const chunk of req) chunks.push(chunk as Buffer);
       if (req.method === 'GET' && req.url === '/v1/models') return send(200, { object: 'list', data: [{ id: this.model, object: 'model' }] });
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: `no route ${req.method} ${req.url}` } });
+      this.posts++;
       const authorization = req.headers.authorization ?? null;
       if (this.options.apiKey && authorization !== `Bearer ${this.options.apiKey}`) {
         // As hosted APIs do: the message echoes the ends of the key it was given.
