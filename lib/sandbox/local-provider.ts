@@ -14,6 +14,8 @@ export interface LocalSandboxSpec {
   keepAlive: number;
   environment: Record<string, string>;
   vnc: boolean;
+  /** Start the buses that carry the accessibility tree (default true); without them the tree is empty. */
+  accessibility?: boolean;
 }
 
 const READY_TIMEOUT_MS = 20_000;
@@ -38,7 +40,7 @@ export class LocalProvider {
     fs.closeSync(log);
     const config: SupervisorConfig = {
       id, token, width: spec.width, height: spec.height, keepAlive: spec.keepAlive,
-      stateDir: this.registry.stateDir, environment: spec.environment, vnc: spec.vnc,
+      stateDir: this.registry.stateDir, environment: spec.environment, vnc: spec.vnc, accessibility: spec.accessibility,
     };
     child.stdin!.end(`${JSON.stringify(config)}\n`);
 

@@ -1,4 +1,5 @@
 import fs from 'fs';
+import path from 'path';
 import type { A11ySnapshot } from '../../../types/a11y';
 import type { StackedWindow } from '../driver';
 import { AccessibilityBus, Ref } from './bus';
@@ -37,6 +38,8 @@ export class A11yReader {
   private bus: AccessibilityBus | null = null;
   /** Bus names of the applications that did not answer last time. */
   private readonly hung = new Set<string>();
+  /** What each application was called when it last answered, by bus name: a hung one is named the same. */
+  private readonly labels = new Map<string, string>();
 
   constructor(private readonly sessionBusAddress: string | undefined, private readonly screen: ScreenSource) {}
 
@@ -95,11 +98,13 @@ export class A11yReader {
         hidden: (node) => occlusion.hidesAll(node),
       }).walk();
       this.hung.delete(busName);
-      return { ...tree, label: tree.name || processName(pid) || busName, occlusion };
+      const label = tree.name || processName(pid) || busName;
+      this.labels.set(busName, label);
+      return { ...tree, label, occlusion };
     } catch (error) {
       // Out of time, or gone while we looked: either way it gives nothing this time.
       if (error instanceof OutOfTime) this.hung.add(busName);
-      return { skipped: processName(pid) || busName };
+      return { skipped: this.labels.get(busName) ?? (processName(pid) || busName) };
     } finally {
       watchdog.stop();
     }
@@ -111,10 +116,12 @@ export class A11yReader {
   }
 }
 
+/** The program's file name, from its command line (the kernel's own name for it stops at 15 characters). */
 function processName(pid: number | null): string | null {
   if (!pid) return null;
   try {
-    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() || null;
+    const program = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+    return program ? path.basename(program) : null;
   } catch {
     return null;
   }
