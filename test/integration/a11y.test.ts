@@ -1,0 +1,213 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'path';
+import { AgentClient } from '../../lib/sandbox/agent-client';
+import { LocalProvider } from '../../lib/sandbox/local-provider';
+import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
+import { serveFolder } from '../../lib/util/static-server';
+import { waitFor } from '../../lib/util/wait';
+import type { A11yNode, A11ySnapshot } from '../../lib/types/a11y';
+import type { Box } from '../../lib/types/screen';
+import { FIXTURES, REPO_ROOT, testState } from '../helpers/glance';
+
+// The agent's accessibility snapshot, read from real programs in a real
+// sandbox: Chromium on a page, GTK's widget factory, a Tk program.
+
+interface Sandbox {
+  agent: AgentClient;
+  stop(): Promise<void>;
+}
+
+const state = testState();
+const provider = new LocalProvider(new SandboxRegistry(state.stateDir));
+const STOCKROOM = path.join(FIXTURES, 'bin', 'stockroom');
+
+async function startSandbox(accessibility = true): Promise<Sandbox> {
+  const record = await provider.create({ width: 1366, height: 768, keepAlive: 0, environment: {}, vnc: false, accessibility });
+  const agent = new AgentClient({ host: '127.0.0.1', port: record.port, token: record.token });
+  await agent.call('POST', '/session', { keepAlive: 0 });
+  return {
+    agent,
+    stop: async () => {
+      await agent.call('POST', '/terminate').catch(() => undefined);
+      agent.close();
+      await waitFor('the sandbox to stop', () => !processAlive(record.pid), { timeoutMs: 10_000, intervalMs: 50 });
+    },
+  };
+}
+
+const find = (snapshot: A11ySnapshot, role: string, name: string) => snapshot.nodes.find((n) => n.role === role && n.name === name);
+const centreIn = (node: A11yNode, box: Box) => {
+  const x = node.box.x + node.box.width / 2;
+  const y = node.box.y + node.box.height / 2;
+  return x >= box.x && y >= box.y && x < box.x + box.width && y < box.y + box.height;
+};
+const inside = (inner: Box, outer: Box) => inner.x >= outer.x && inner.y >= outer.y
+  && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+
+function assertNear(actual: Box | undefined, [x, y, width, height]: number[], what: string): void {
+  assert.ok(actual, `${what} is in the snapshot`);
+  const off = Math.max(Math.abs(actual.x - x), Math.abs(actual.y - y), Math.abs(actual.width - width), Math.abs(actual.height - height));
+  assert.ok(off <= 2, `${what}: ${JSON.stringify(actual)} is within 2 px of the page's ${JSON.stringify({ x, y, width, height })}`);
+}
+
+async function windows(agent: AgentClient) {
+  return agent.call<{ title: string; className: string; pid: number | null; active: boolean }[]>('GET', '/windows');
+}
+
+let server: Awaited<ReturnType<typeof serveFolder>>;
+let sandbox: Sandbox;
+
+before(async () => {
+  server = await serveFolder(path.join(REPO_ROOT, 'test', 'fixtures'));
+  sandbox = await startSandbox();
+});
+
+after(async () => {
+  await sandbox?.stop();
+  await server?.close();
+});
+
+test('a sandbox with no program on the screen gives an empty snapshot', async () => {
+  const snapshot = await sandbox.agent.a11ySnapshot();
+  assert.deepEqual({ ...snapshot, tookMs: 0 }, { nodes: [], tookMs: 0, truncated: false, skipped: [] });
+});
+
+test('Chromium: the page\'s controls with their names, states, values and the DOM\'s boxes', async () => {
+  const { agent } = sandbox;
+  await agent.call('POST', '/launch/chrome', { url: `${server.url}/a11y/controls.html`, timeout: 30_000 });
+  // The page writes its elements' boxes into its title once its cross-origin frame has loaded.
+  const title = await waitFor('the page\'s boxes', async () => (await windows(agent)).find((w) => w.title.startsWith('{'))?.title, { timeoutMs: 10_000 });
+  const dom = JSON.parse(title.replace(/ - Chromium$/, '')) as Record<string, number[]>;
+  const snapshot = await waitFor('the frame\'s button in the tree', async () => {
+    const s = await agent.a11ySnapshot();
+    return find(s, 'push button', 'Inside frame') ? s : undefined;
+  }, { timeoutMs: 10_000 });
+
+  assert.equal(snapshot.truncated, false);
+  assert.deepEqual(snapshot.skipped, []);
+  const save = find(snapshot, 'push button', 'Save changes');
+  assertNear(save?.box, dom.save, 'the Save changes button');
+  assert.equal(save!.app, 'Chromium');
+  assert.match(save!.window, /Chromium/);
+  assert.ok(save!.states.includes('focusable'));
+  assertNear(find(snapshot, 'push button', 'Search')?.box, dom.search, 'the icon button named by aria-label');
+  assert.ok(find(snapshot, 'push button', 'Disabled action')?.states.includes('disabled'));
+  assert.ok(find(snapshot, 'check box', 'I agree')?.states.includes('checked'));
+
+  const field = find(snapshot, 'entry', 'Full name');
+  assertNear(field?.box, dom.name, 'the text field');
+  assert.equal(field!.value, 'Ada Lovelace');
+  const label = snapshot.nodes.find((n) => field!.labelledBy.includes(n.path));
+  assert.equal(label?.role, 'label', 'the field names its label');
+
+  // Cut to what its scrolling container shows; the button scrolled away is not there at all.
+  const [sx, sy, sw, sh] = dom.scroller;
+  const [hx, hy, hw] = dom.half;
+  assertNear(find(snapshot, 'push button', 'Half hidden')?.box, [hx, hy, hw, sy + sh - hy], 'the half-hidden button, clipped');
+  assert.ok(sx <= hx);
+  assert.equal(find(snapshot, 'push button', 'Scrolled away'), undefined);
+
+  const [fx, fy, fw, fh] = dom.frame;
+  const inFrame = find(snapshot, 'push button', 'Inside frame')!;
+  assert.ok(inside(inFrame.box, { x: fx, y: fy, width: fw, height: fh }), 'the cross-origin frame\'s button lies in the frame');
+
+  const paths = new Set(snapshot.nodes.map((n) => n.path));
+  assert.equal(paths.size, snapshot.nodes.length, 'paths are unique');
+  for (const node of snapshot.nodes) {
+    assert.ok(node.parent === null || paths.has(node.parent), `${node.path}'s parent is in the snapshot`);
+    assert.ok(inside(node.box, { x: 0, y: 0, width: 1366, height: 768 }), `${node.path} lies on the screen`);
+  }
+  const again = await agent.a11ySnapshot();
+  assert.equal(find(again, 'push button', 'Save changes')?.path, save!.path, 'paths hold while the tree does not change');
+});
+
+test('GTK: the widget factory\'s buttons and labels lie in its window, which hides the page under it', async () => {
+  const { agent } = sandbox;
+  await agent.call('POST', '/launch/app', { command: 'gtk3-widget-factory', timeout: 30_000 });
+  const snapshot = await waitFor('the widget factory\'s tree', async () => {
+    const s = await agent.a11ySnapshot();
+    return s.nodes.some((n) => n.app === 'gtk3-widget-factory' && n.role === 'push button') ? s : undefined;
+  }, { timeoutMs: 10_000 });
+  const own = snapshot.nodes.filter((n) => n.app === 'gtk3-widget-factory');
+  const frame = own.find((n) => n.parent === null);
+  assert.ok(frame, 'its window is in the snapshot');
+  assert.equal(frame.window, 'gtk3-widget-factory', 'a window with no accessible name takes its X title');
+  assert.ok(own.filter((n) => n.role === 'push button').length >= 3, 'push buttons');
+  for (const name of ['Inset', 'Outset', 'Groove', 'Ridge']) assert.ok(find(snapshot, 'label', name), `the label '${name}'`);
+  assert.ok(own.some((n) => n.role === 'check box' && n.states.includes('checked')), 'a checked check box');
+  assert.ok(own.some((n) => n.role === 'slider' && n.value !== null), 'a slider with its value');
+  for (const node of own) assert.ok(inside(node.box, frame.box), `${node.role} '${node.name}' lies in the window`);
+  const covered = snapshot.nodes.filter((n) => n.app === 'Chromium' && centreIn(n, frame.box));
+  assert.deepEqual(covered.map((n) => `${n.role} '${n.name}'`), [], 'nothing of the page under the window');
+  assert.equal(find(snapshot, 'push button', 'Save changes'), undefined);
+});
+
+test('the window brought to the front hides the one that was over it', async () => {
+  const { agent } = sandbox;
+  await agent.call('POST', '/focus', { name: 'Chromium', timeout: 10_000 });
+  const snapshot = await waitFor('the page in front', async () => {
+    const s = await agent.a11ySnapshot();
+    return find(s, 'push button', 'Save changes') ? s : undefined;
+  }, { timeoutMs: 5_000 });
+  assert.deepEqual(snapshot.nodes.filter((n) => n.app === 'gtk3-widget-factory').map((n) => n.path), []);
+});
+
+test('a Tk program publishes no tree, and still hides what it covers', async () => {
+  const { agent } = sandbox;
+  await agent.call('POST', '/apps/close');
+  await agent.call('POST', '/launch/chrome', { url: `${server.url}/a11y/controls.html`, timeout: 30_000 });
+  await waitFor('the page\'s tree', async () => find(await agent.a11ySnapshot(), 'push button', 'Save changes'), { timeoutMs: 10_000 });
+  // Its window sits at 40,40, over the page's controls.
+  await agent.call('POST', '/launch/app', { command: STOCKROOM, timeout: 30_000 });
+  const snapshot = await agent.a11ySnapshot();
+  assert.deepEqual(snapshot.skipped, []);
+  assert.deepEqual(snapshot.nodes.filter((n) => n.app !== 'Chromium').map((n) => n.app), [], 'only the browser has a tree');
+  assert.equal(find(snapshot, 'push button', 'Save changes'), undefined, 'the button under the Tk window is dropped');
+});
+
+test('a hung application is skipped within the bound and comes back when it answers again', async () => {
+  const { agent } = sandbox;
+  await agent.call('POST', '/apps/close');
+  await agent.call('POST', '/launch/app', { command: 'gtk3-widget-factory', timeout: 30_000 });
+  const pid = (await windows(agent)).find((w) => /widget-factory/.test(w.title))?.pid;
+  assert.ok(pid, 'the widget factory\'s pid');
+  await waitFor('the widget factory\'s tree', async () => (await agent.a11ySnapshot()).nodes.some((n) => n.app === 'gtk3-widget-factory'), { timeoutMs: 10_000 });
+  await agent.call('POST', '/exec', { code: `kill -STOP ${pid}`, timeout: 5_000 });
+  try {
+    for (const idle of [300, 300]) {
+      const started = Date.now();
+      const snapshot = await agent.a11ySnapshot({ appIdleMs: idle, deadlineMs: 5_000 });
+      const wall = Date.now() - started;
+      assert.deepEqual(snapshot.skipped, ['gtk3-widget-factory']);
+      assert.deepEqual(snapshot.nodes.filter((n) => n.app === 'gtk3-widget-factory'), []);
+      assert.ok(wall < idle + 1_000, `the snapshot took ${wall} ms with an application silent for ${idle} ms`);
+    }
+  } finally {
+    await agent.call('POST', '/exec', { code: `kill -CONT ${pid}`, timeout: 5_000 });
+  }
+  const resumed = await waitFor('the widget factory to answer again', async () => {
+    const s = await agent.a11ySnapshot();
+    return s.nodes.some((n) => n.app === 'gtk3-widget-factory') ? s : undefined;
+  }, { timeoutMs: 10_000 });
+  assert.deepEqual(resumed.skipped, []);
+});
+
+test('the node bound cuts the snapshot short and says so', async () => {
+  const snapshot = await sandbox.agent.a11ySnapshot({ maxNodes: 10 });
+  assert.equal(snapshot.nodes.length <= 10, true, `${snapshot.nodes.length} nodes`);
+  assert.equal(snapshot.truncated, true);
+  await assert.rejects(sandbox.agent.a11ySnapshot({ maxNodes: -1 }), /'maxNodes' must be a number from 1/);
+});
+
+test('a sandbox without the accessibility bus gives an empty snapshot, not an error', async () => {
+  const bare = await startSandbox(false);
+  try {
+    await bare.agent.call('POST', '/launch/app', { command: 'gtk3-widget-factory', timeout: 30_000 });
+    const snapshot = await bare.agent.a11ySnapshot();
+    assert.deepEqual(snapshot.nodes, []);
+    assert.deepEqual(snapshot.skipped, []);
+  } finally {
+    await bare.stop();
+  }
+});
