@@ -10,7 +10,7 @@ import type { Box } from './screen';
 export interface A11yNode {
   /** Stable within a snapshot and across snapshots of an unchanged tree: the application's bus name and the child indices, `:1.42/0/3/1`. */
   path: string;
-  /** The path of the nearest ancestor in this snapshot (ancestors without a box on the screen are left out); null for a top-level window. */
+  /** The path of the nearest ancestor in this snapshot (ancestors without a box on the screen, or covered, are left out); null for a top-level window, or when no ancestor is in the snapshot. */
   parent: string | null;
   /** AT-SPI role name, lower case with spaces: 'push button', 'entry', 'link', 'menu item', 'table cell', 'heading', 'label', 'check box', 'page tab', 'combo box', 'image' … */
   role: string;

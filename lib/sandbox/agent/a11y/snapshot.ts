@@ -53,6 +53,7 @@ export class A11yReader {
     if (!bus) return empty();
     // The stacking is read once, before the walk: it decides which subtrees are not worth walking.
     const [stack, apps] = await Promise.all([this.screen.stack().catch(() => [] as StackedWindow[]), this.applications(bus, deadline)]);
+    this.forgetGone(apps);
     if (!apps.length) return empty();
 
     const budget: NodeBudget = { remaining: maxNodes, visits: maxNodes * 4 };
@@ -61,6 +62,16 @@ export class A11yReader {
     const skipped = walked.filter((w): w is { skipped: string } => 'skipped' in w).map((w) => w.skipped);
     const nodes = toSnapshotNodes(placed, { x: 0, y: 0, width: this.screen.width, height: this.screen.height });
     return { nodes, tookMs: Date.now() - started, truncated: placed.some((app) => !app.complete), skipped };
+  }
+
+  /** Applications come and go with their bus names; what is kept about them goes with them. */
+  private forgetGone(apps: Ref[]): void {
+    const present = new Set(apps.map(([busName]) => busName));
+    for (const busName of [...this.hung, ...this.labels.keys()]) {
+      if (present.has(busName)) continue;
+      this.hung.delete(busName);
+      this.labels.delete(busName);
+    }
   }
 
   private async connection(timeoutMs: number): Promise<AccessibilityBus | null> {
