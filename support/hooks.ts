@@ -6,6 +6,7 @@ import { drawBoxes } from '../lib/image/overlay';
 import { encodePng } from '../lib/image/pixels';
 import { GlanceWorld } from './world';
 import { sessionFactsText } from '../lib/report/session-facts';
+import { addUsage, noUsage, UsageTotals, usageText } from '../lib/report/model-usage';
 import { scenarioSettings } from './settings';
 import { RESOLUTION_STEP } from '../steps/setup';
 
@@ -18,9 +19,14 @@ setDefaultTimeout(180_000);
 /** A reused sandbox stays this long between scenarios; the last one is stopped when the worker ends. */
 const REUSE_KEEP_ALIVE_MS = 60_000;
 let workerSandbox: { id: string; resolution: string } | null = null;
+/** Each scenario's vision-model calls, summed from its client's `ai:usage` events. */
+const modelUsage = new WeakMap<GlanceWorld, UsageTotals>();
 
 Before(async function (this: GlanceWorld, { pickle }) {
   await startScenario(this, pickle);
+  const usage = noUsage();
+  modelUsage.set(this, usage);
+  this.client.getEmitter().on('ai:usage', (call) => addUsage(usage, call));
   // The facts the report's metadata is made of (see lib/report/).
   const instance = this.client.getInstance()!;
   this.attach(sessionFactsText({ os: instance.os, resolution: instance.resolution, locator: this.client.getLocator(), sandbox: instance.instanceId }), 'text/plain');
@@ -75,6 +81,8 @@ AfterStep(async function (this: GlanceWorld, { result }) {
 
 After(async function (this: GlanceWorld, { result, pickle, gherkinDocument }) {
   if (!this.client) return;
+  const usage = modelUsage.get(this);
+  if (usage?.calls) this.attach(usageText(usage), 'text/plain');
   try {
     if (result?.status === Status.PASSED) {
       await this.client.commitCache();

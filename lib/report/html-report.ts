@@ -2,6 +2,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { collectSessionFacts, CucumberJsonFeature } from './session-facts';
+import { describeUsage, sumUsage } from './model-usage';
 import { InvalidOptionError } from '../config/errors';
 
 export interface ReportOptions {
@@ -25,7 +26,9 @@ export function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): string 
   // Compiled, this file is dist/lib/report/html-report.js: the package root is three folders up.
   const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
   // Each feature's metadata says what its own scenarios ran with; the reporter reads it from the JSON.
-  const withMetadata = files.map((file) => (JSON.parse(fs.readFileSync(path.join(jsonDir, file), 'utf8')) as CucumberJsonFeature[]).map((feature) => {
+  const parsed = files.map((file) => JSON.parse(fs.readFileSync(path.join(jsonDir, file), 'utf8')) as CucumberJsonFeature[]);
+  const runUsage = describeUsage(sumUsage(parsed.flat()));
+  const withMetadata = parsed.map((features) => features.map((feature) => {
     const facts = collectSessionFacts([feature]);
     const list = (key: string) => [...(facts.get(key) ?? ['not recorded'])].join(', ');
     return {
@@ -34,6 +37,7 @@ export function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): string 
         { name: 'OS', value: list('os') },
         { name: 'Resolution', value: list('resolution') },
         { name: 'Locate engine', value: list('locator') },
+        { name: 'Vision model usage', value: describeUsage(sumUsage([feature])) },
         { name: 'Node', value: process.version },
         { name: 'Glance', value: version },
       ],
@@ -52,6 +56,8 @@ export function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): string 
       displayDuration: true,
       displayReportTime: true,
       customMetadata: true,
+      // The run's total, above the features.
+      customData: { title: 'Run', data: [{ label: 'Vision model usage', value: runUsage }] },
       disableLog: true,
     });
   } finally {
