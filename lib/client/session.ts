@@ -73,7 +73,17 @@ export class ClientSession {
     const how = sandbox.instance.rejoined ? 'Rejoined' : 'Started';
     this.runner.log(`${how} sandbox ${sandbox.instance.instanceId} (${sandbox.instance.resolution}${sandbox.instance.display ? `, display ${sandbox.instance.display}` : ''}).`);
     this.noteUnimplemented(o.preview ?? this.options.preview);
+    this.noteVisionModel();
     return { ...sandbox.instance };
+  }
+
+  /** Which model answers what the tree and OCR cannot, and in which convention it is read. */
+  private noteVisionModel(): void {
+    const vision = this.options.vision;
+    if (!vision) return;
+    const where = vision.baseURL.replace(/\/\/[^/@\s]*@/, '//'); // no user or password from the URL
+    const family = vision.familyGuessed ? `family ${vision.family}, guessed from its name; GLANCE_AI_FAMILY sets it` : `family ${vision.family}`;
+    this.runner.log(`Vision model: ${vision.model} at ${where} (${family}).`);
   }
 
   /** Options of the spec that this version does not implement yet say so once, rather than pretend. */
