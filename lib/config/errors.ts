@@ -57,13 +57,9 @@ export class ExecError extends GlanceError {
 
 /** The vision model could not be used: a bad key or model name (at once), or failures that outlasted the retries. */
 export class VisionModelError extends GlanceError {
-  /** True when retrying cannot help (a bad key, an unknown model, a request the server refuses). */
-  readonly fatal: boolean;
-  readonly status: number | null;
-  constructor(message: string, fatal: boolean, status: number | null) {
+  /** `fatal`: retrying cannot help (a bad key, an unknown model, a request the server refuses). `status`: the HTTP status, when there was one. */
+  constructor(message: string, readonly fatal: boolean, readonly status: number | null) {
     super('GLANCE_VISION_MODEL', message);
-    this.fatal = fatal;
-    this.status = status;
   }
 }
 

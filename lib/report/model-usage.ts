@@ -1,4 +1,4 @@
-import type { CucumberJsonFeature } from './session-facts';
+import { attachedTexts, CucumberJsonFeature } from './session-facts';
 
 /**
  * What the vision model cost a run: each scenario attaches its sum of the
@@ -33,17 +33,10 @@ export function usageText(totals: UsageTotals): string {
 /** The sum of every usage line the scenarios of these features attached. */
 export function sumUsage(features: CucumberJsonFeature[]): UsageTotals {
   const totals = noUsage();
-  for (const scenario of features.flatMap((f) => f.elements ?? [])) {
-    for (const step of [...(scenario.before ?? []), ...(scenario.steps ?? []), ...((scenario as { after?: typeof scenario.steps }).after ?? [])]) {
-      for (const embedding of step.embeddings ?? []) {
-        if (embedding.mime_type !== 'text/plain') continue;
-        const text = Buffer.from(embedding.data, 'base64').toString('utf8');
-        if (!text.startsWith(MODEL_USAGE)) continue;
-        for (const pair of text.slice(MODEL_USAGE.length).split('; ')) {
-          const [key, value] = pair.split('=');
-          if (key in totals) totals[key as keyof UsageTotals] += Number(value) || 0;
-        }
-      }
+  for (const text of attachedTexts(features, MODEL_USAGE)) {
+    for (const pair of text.split('; ')) {
+      const [key, value] = pair.split('=');
+      if (key in totals) totals[key as keyof UsageTotals] += Number(value) || 0;
     }
   }
   return totals;

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'net';
 import sharp from 'sharp';
 import type { Box, Screen } from '../../lib/types/screen';
 import type { FamilyName } from '../../lib/config/vision';
+import { bgrxToRgba } from '../../lib/image/pixels';
 
 /**
  * An OpenAI-compatible vision model for tests: it speaks the chat completions
@@ -260,17 +261,6 @@ function pickChannel(data: Buffer, pixels: number): Buffer {
   const step = data.length / pixels;
   const out = Buffer.allocUnsafe(pixels);
   for (let i = 0; i < pixels; i++) out[i] = data[i * step];
-  return out;
-}
-
-function bgrxToRgba(data: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(data.length);
-  for (let i = 0; i < data.length; i += 4) {
-    out[i] = data[i + 2];
-    out[i + 1] = data[i + 1];
-    out[i + 2] = data[i];
-    out[i + 3] = 255;
-  }
   return out;
 }
 

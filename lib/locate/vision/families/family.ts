@@ -1,4 +1,5 @@
 import type { FamilyName } from '../../../config/vision';
+import { coordsIn, notFoundReason } from '../answer';
 
 /**
  * A coordinate family: how to ask a model of that family for an element,
@@ -59,3 +60,16 @@ export function fraction(values: number[], grid: Size): FracBox {
 export const SAY_NOT_FOUND = 'If nothing on the screen matches, do not guess: answer {"found": false, "reason": "<what you see instead>"}.';
 
 export const quoted = (description: string) => `"${description.replace(/"/g, "'")}"`;
+
+/** A grid of 0-1000 in each direction, whatever the image size. */
+export const THOUSANDTHS: Size = { width: 1000, height: 1000 };
+
+/** The image as it is: the family reads any size. */
+export const asIs = (source: Size): Size => ({ ...source });
+
+/** An answer whose numbers count in `grid` units, optionally reordered first (Gemini writes y before x). */
+export function readIn(answer: string, grid: Size, reorder: (values: number[]) => number[] = (v) => v): Reading {
+  const notFound = notFoundReason(answer);
+  if (notFound) return { boxes: [], notFound };
+  return { boxes: coordsIn(answer).map((c) => fraction(reorder(c.values), grid)), notFound: null };
+}

@@ -1,5 +1,4 @@
-import { coordsIn, notFoundReason } from '../answer';
-import { Family, fraction, Prompt, Reading, SAY_NOT_FOUND, Size, quoted } from './family';
+import { Family, Prompt, readIn, SAY_NOT_FOUND, Size, quoted } from './family';
 
 /** The longest side and shortest side GPT-style models look at in detail; a larger screen is sent smaller. */
 const MAX_LONG = 2048;
@@ -20,9 +19,5 @@ export const pixels: Family = {
         + `Answer with JSON only: {"found": true, "boxes": [[x1, y1, x2, y2]${all ? ', …' : ''}]}, where x1, y1 is the top-left and x2, y2 the bottom-right corner of ${all ? 'each' : 'the'} element. ${SAY_NOT_FOUND}`,
     };
   },
-  read(answer: string, sent: Size): Reading {
-    const notFound = notFoundReason(answer);
-    if (notFound) return { boxes: [], notFound };
-    return { boxes: coordsIn(answer).map((c) => fraction(c.values, sent)), notFound: null };
-  },
+  read: (answer: string, sent: Size) => readIn(answer, sent),
 };

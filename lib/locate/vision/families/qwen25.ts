@@ -1,5 +1,4 @@
-import { coordsIn, notFoundReason } from '../answer';
-import { Family, fraction, Prompt, Reading, SAY_NOT_FOUND, Size, quoted } from './family';
+import { Family, Prompt, readIn, SAY_NOT_FOUND, Size, quoted } from './family';
 import { SAFE_MAX_PIXELS, smartResize } from './resize';
 
 /**
@@ -19,10 +18,6 @@ export const qwen25: Family = {
       user: `Locate ${all ? 'every element' : 'the one element'} matching ${quoted(description)} in the screenshot, and output ${all ? 'their' : 'its'} bbox coordinates in JSON format: [{"bbox_2d": [x1, y1, x2, y2], "label": "..."}]. ${SAY_NOT_FOUND}`,
     };
   },
-  read(answer: string, sent: Size): Reading {
-    const notFound = notFoundReason(answer);
-    if (notFound) return { boxes: [], notFound };
-    const grid = smartResize(sent);
-    return { boxes: coordsIn(answer).map((c) => fraction(c.values, grid)), notFound: null };
-  },
+  // The model's own resize of the image sent: the grid its pixels count in.
+  read: (answer: string, sent: Size) => readIn(answer, smartResize(sent)),
 };

@@ -1,7 +1,7 @@
 import { actionParser } from '@ui-tars/action-parser';
 import type { FamilyName } from '../../../config/vision';
 import { notFoundReason } from '../answer';
-import { Family, FracBox, Prompt, Reading, Size, quoted } from './family';
+import { asIs, Family, FracBox, Prompt, Reading, Size, quoted } from './family';
 
 /**
  * UI-TARS answers with actions: `click(start_box='(x,y)')`, a point. Version
@@ -15,7 +15,7 @@ function uiTars(name: FamilyName, version: '1.0' | '1.5'): Family {
     convention: version === '1.0'
       ? "click(start_box='(x,y)') points in 0-1000 of the image"
       : "click(start_box='(x,y)') points in pixels of the model's own resized image (sides multiples of 28)",
-    sendSize: (source: Size): Size => ({ ...source }),
+    sendSize: asIs,
     prompt(description: string, _sent: Size, all: boolean): Prompt {
       return {
         system: 'You are a GUI agent. You are given a task and a screenshot. Output the next action.\n\n'
