@@ -5,6 +5,7 @@ import { X11Driver } from '../sandbox/agent/x11-driver';
 import { Launcher } from '../sandbox/agent/launcher';
 import { ProcessGroup } from '../sandbox/agent/processes';
 import { createAgentServer } from '../sandbox/agent/server';
+import { startEvidence } from '../sandbox/agent/evidence';
 import { parseFlags } from './main';
 
 /**
@@ -27,8 +28,10 @@ export async function agentCommand(args: string[]): Promise<number> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-agent-'));
   const env = { ...process.env, DISPLAY: display };
   const id = `agent-${os.hostname()}`;
+  // The dashcam records into the agent's own folder; clients fetch their clips over HTTP.
+  const evidence = await startEvidence({ display, driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null });
   const server = createAgentServer({
-    id, token, driver, processes, env, workDir,
+    id, token, driver, processes, env, workDir, routes: evidence.routes,
     launcher: new Launcher(driver, processes, env, workDir),
     describe: () => ({ id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort: null, state: 'self-hosted' }),
     terminate: () => undefined,
@@ -40,6 +43,7 @@ export async function agentCommand(args: string[]): Promise<number> {
     process.once('SIGTERM', resolve);
   });
   server.close();
+  await evidence.stop();
   await processes.killAll();
   await driver.close();
   fs.rmSync(workDir, { recursive: true, force: true });

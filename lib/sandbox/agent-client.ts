@@ -121,8 +121,13 @@ export class AgentClient {
     return this.call<A11ySnapshot>('POST', '/a11y', options, (options.deadlineMs ?? 1000) + 5_000);
   }
 
-  async screenPng(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Buffer> {
-    const res = await this.send('GET', '/screen?format=png', undefined, timeoutMs);
+  screenPng(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Buffer> {
+    return this.download('/screen?format=png', timeoutMs);
+  }
+
+  /** The bytes a GET answers with (a PNG, a clip); a non-200 answer rejects with the agent's error. */
+  async download(path: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Buffer> {
+    const res = await this.send('GET', path, undefined, timeoutMs);
     if (res.status !== 200) throw new AgentRequestError(res.status, JSON.parse(res.data.toString('utf8')).error);
     return res.data;
   }

@@ -64,17 +64,6 @@ function startXvfb(processes: ProcessGroup, width: number, height: number, log: 
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 const processes = new ProcessGroup();
 /** The sandbox's private XDG_RUNTIME_DIR, where its buses listen; removed when it stops. */
 let runtimeDir: string | null = null;
@@ -103,17 +92,20 @@ async function main(): Promise<void> {
   const { SandboxRegistry } = await import('../registry');
   const { waitFor } = await import('../../util/wait');
   const { A11yReader } = await import('./a11y/snapshot');
+  const { startEvidence, recordingsDir } = await import('./evidence');
 
   const { display, pid: xvfbPid } = await xvfbReady;
   const bus = await desktopBus;
   const busEnv = bus ? { ...ACCESSIBILITY_ENV, DBUS_SESSION_BUS_ADDRESS: bus.address, XDG_RUNTIME_DIR: runtime } : {};
   const env: NodeJS.ProcessEnv = { ...inherited, ...busEnv, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
   processes.spawn('openbox', ['--sm-disable'], { env, stdio: ['ignore', log, log] });
-  const vncPort = config.vnc ? await freePort() : null;
-  if (vncPort) {
-    processes.spawn('x11vnc', ['-display', display, '-rfbport', String(vncPort), '-localhost', '-nopw', '-forever', '-shared', '-quiet'], { env, stdio: ['ignore', log, log] });
-  }
   const driver = await X11Driver.connect(display);
+  // The dashcam, redraw detection and, for a preview, x11vnc with the preview page.
+  const evidence = await startEvidence({
+    display, driver, processes, recordingsDir: recordingsDir(config.stateDir),
+    vnc: config.vnc ? { token: config.token, title: `Glance preview: ${config.id}`, env, log } : null,
+  });
+  const { vncPort, previewPort } = evidence;
   const accessibilityReady = bus?.startAccessibility(display);
   await waitFor('the window manager', () => driver.hasWindowManager(), { timeoutMs: 10_000, intervalMs: 10 });
   // Programs launched before the accessibility bus is there would publish no tree.
@@ -128,6 +120,7 @@ async function main(): Promise<void> {
     lifetime.end();
     server.close();
     a11y.close();
+    await evidence.stop();
     await driver.close();
     await processes.killAll();
     fs.rmSync(runtime, { recursive: true, force: true });
@@ -149,8 +142,9 @@ async function main(): Promise<void> {
     workDir,
     a11y,
     launcher: new Launcher(driver, processes, env, workDir),
+    routes: evidence.routes,
     describe: () => ({
-      id: config.id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort,
+      id: config.id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort, previewPort,
       state: lifetime.state, expiresAt: lifetime.expiresAt ? new Date(lifetime.expiresAt).toISOString() : null,
     }),
     terminate: (reason) => void terminate(reason),
@@ -165,7 +159,7 @@ async function main(): Promise<void> {
   });
   // Recorded so that reaping later can tell these processes from others that reuse their pids.
   const identity = { agent: processIdentity(process.pid), xvfb: processIdentity(xvfbPid) };
-  process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, xvfbPid, identity, port, display, vncPort, workDir })}\n`);
+  process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, xvfbPid, identity, port, display, vncPort, previewPort, workDir })}\n`);
 }
 
 main().catch(async (error) => {

@@ -17,6 +17,11 @@ export class ProcessGroup {
     return child;
   }
 
+  /** The running children's pids; each leads its own session, which its descendants share. */
+  pids(): number[] {
+    return [...this.children].filter((c) => !exited(c) && c.pid).map((c) => c.pid!);
+  }
+
   /** Sends SIGTERM to every group, then SIGKILL to what is still there after `graceMs`. */
   async killAll(graceMs = 1500): Promise<void> {
     const alive = [...this.children].filter((c) => !exited(c) && c.pid);

@@ -29,6 +29,8 @@ export interface AgentContext {
   a11y?: A11yReader;
   describe(): Record<string, unknown>;
   terminate(reason: string): void;
+  /** Routes of the optional parts (the dashcam, redraw detection), served with the same token. */
+  routes?: Record<string, Handler>;
 }
 
 class HttpError extends Error {
@@ -84,6 +86,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     }
   };
   return {
+    ...ctx.routes,
     'GET /health': async () => ctx.describe(),
     'POST /session': async (body) => {
       ctx.lifetime?.attach(number(body, 'keepAlive'));
@@ -213,7 +216,8 @@ export function createAgentServer(ctx: AgentContext): http.Server {
       const result = await handler(await readBody(req), url, res);
       if (!res.headersSent) send(200, result ?? {});
     } catch (error) {
-      const status = error instanceof HttpError ? error.status : (error as { code?: string }).code === 'GLANCE_INVALID_OPTION' ? 400 : 500;
+      const { status: given, code } = error as { status?: unknown; code?: string };
+      const status = typeof given === 'number' ? given : code === 'GLANCE_INVALID_OPTION' ? 400 : 500;
       if (!res.headersSent) send(status, { error: (error as Error).message });
     }
   });

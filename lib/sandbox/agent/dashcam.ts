@@ -1,0 +1,131 @@
+import fs from 'fs';
+import path from 'path';
+import { ChildProcess } from 'child_process';
+import { ProcessGroup } from './processes';
+
+/** What a finished (or failed) recording left. */
+export interface Clip {
+  /** The MP4 file, on the agent's machine. */
+  file: string;
+  /** Wall-clock time (ms since the epoch) of the clip's first frame; null when ffmpeg never produced one. */
+  startedAt: number | null;
+  /** Length of the clip in ms, as far as ffmpeg wrote it. */
+  durationMs: number;
+  bytes: number;
+  /** Why the recording is short or missing (ffmpeg crashed, was not installed…); null when all went well. */
+  warning: string | null;
+}
+
+const FPS = 10;
+const STOP_GRACE_MS = 4000;
+const STDERR_TAIL = 2000;
+
+/**
+ * ffmpeg's arguments: x11grab at 10 fps into H.264 (ultrafast, crf 30, about
+ * 9% of a core for a desktop). Fragmented MP4, one fragment a second, flushed
+ * as written: the file plays at every moment, so a killed recorder still
+ * leaves a playable clip. zerolatency keeps the encoder from holding frames
+ * back, so the progress it reports is the wall clock's.
+ */
+export function ffmpegArgs(display: string, width: number, height: number, file: string): string[] {
+  return [
+    '-hide_banner', '-loglevel', 'error', '-nostdin',
+    '-f', 'x11grab', '-framerate', String(FPS), '-video_size', `${width}x${height}`, '-i', display,
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-crf', '30', '-pix_fmt', 'yuv420p', '-g', String(FPS),
+    '-flush_packets', '1', '-movflags', '+frag_keyframe+empty_moov+default_base_moof',
+    '-progress', 'pipe:1', '-stats_period', '0.2', '-y', file,
+  ];
+}
+
+/**
+ * The dashcam: records the sandbox's display with ffmpeg, one clip at a time.
+ * A recorder that fails never fails the session: start and stop report a
+ * warning instead, and the clip keeps what was written.
+ */
+export class Dashcam {
+  private current: {
+    child: ChildProcess; file: string; startedAt: number | null; outTimeMs: number; stderr: string;
+    exited: Promise<void>; stopping: boolean; crash: string | null;
+  } | null = null;
+
+  constructor(
+    private readonly display: string,
+    private readonly size: () => { width: number; height: number },
+    private readonly processes: ProcessGroup,
+    /** Where clips go: a local sandbox writes straight into the state folder's recordings/. */
+    readonly dir: string,
+  ) {}
+
+  get recording(): boolean {
+    return this.current !== null;
+  }
+
+  /** Starts a clip named `name` (letters, digits, `._-`), stopping any clip still running. */
+  async start(name: string): Promise<{ file: string; warning: string | null }> {
+    if (!/^[\w.-]{1,120}$/.test(name)) throw Object.assign(new Error(`a clip name is letters, digits, '.', '_' and '-' (at most 120), got '${name}'`), { status: 400 });
+    if (this.current) await this.stop();
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const file = path.join(this.dir, `${name}.mp4`);
+    fs.rmSync(file, { force: true });
+    const { width, height } = this.size();
+    let child: ChildProcess;
+    try {
+      child = this.processes.spawn('ffmpeg', ffmpegArgs(this.display, width, height, file), { stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      return { file, warning: `the dashcam could not start ffmpeg: ${(error as Error).message}` };
+    }
+    const clip = {
+      child, file, startedAt: null as number | null, outTimeMs: 0, stderr: '', stopping: false, crash: null as string | null,
+      exited: new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.once('error', () => resolve()); }),
+    };
+    this.current = clip;
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      // `out_time_us` is how much video is written; now minus that is when its first frame was taken.
+      for (const match of chunk.matchAll(/^out_time_us=(\d+)$/gm)) {
+        const outMs = Number(match[1]) / 1000;
+        if (outMs > 0) {
+          clip.outTimeMs = outMs;
+          clip.startedAt ??= Date.now() - outMs;
+        }
+      }
+    });
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => { clip.stderr = (clip.stderr + chunk).slice(-STDERR_TAIL); });
+    child.once('error', (error) => {
+      clip.crash = (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? "ffmpeg is not installed (apt-get install ffmpeg), so there is no dashcam clip"
+        : `ffmpeg could not run: ${error.message}`;
+    });
+    child.once('exit', (code, signal) => {
+      if (!clip.stopping && !clip.crash) {
+        const why = signal ? `was killed (${signal})` : `exited with code ${code}`;
+        clip.crash = `ffmpeg ${why} during the recording; the clip keeps what was written before${clip.stderr.trim() ? `: ${clip.stderr.trim().split('\n').slice(-2).join(' ')}` : ''}`;
+      }
+    });
+    // A spawn error comes on the next turn: report it with the start.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { file, warning: clip.crash };
+  }
+
+  /** Ends the clip: ffmpeg is asked to finish (SIGINT), and killed if it does not within a few seconds. */
+  async stop(): Promise<Clip | null> {
+    const clip = this.current;
+    if (!clip) return null;
+    this.current = null;
+    clip.stopping = !clip.crash;
+    if (clip.child.exitCode === null && clip.child.signalCode === null) {
+      clip.child.kill('SIGINT');
+      const timer = setTimeout(() => clip.child.kill('SIGKILL'), STOP_GRACE_MS);
+      await clip.exited;
+      clearTimeout(timer);
+    }
+    const bytes = fs.existsSync(clip.file) ? fs.statSync(clip.file).size : 0;
+    return { file: clip.file, startedAt: clip.startedAt, durationMs: Math.round(clip.outTimeMs), bytes, warning: clip.crash };
+  }
+
+  /** The pid of the running recorder (tests end it to see a crash handled). */
+  get pid(): number | null {
+    return this.current?.child.pid ?? null;
+  }
+}

@@ -1,0 +1,127 @@
+import { Frame } from './driver';
+import { sleep } from '../../util/wait';
+
+/** How an action's redraw is awaited (the client's `redraw` option, resolved). */
+export interface RedrawRequest {
+  /** Share of the screen that must differ from before the action for it to count as a redraw; false: do not watch the screen. */
+  threshold: number | false;
+  /** Also wait until the sandbox's programs stop talking on the network. */
+  network: boolean;
+  /** The whole wait never takes longer. */
+  timeoutMs: number;
+}
+
+/** What the wait saw, for events and benchmarks. */
+export interface RedrawOutcome {
+  /** The screen changed by more than the threshold after the action. */
+  changed: boolean;
+  /** It then held still (false: the timeout came first, e.g. a video or an endless animation). */
+  settled: boolean;
+  /** The largest share of the screen seen different from before the action. */
+  changedShare: number;
+  /** The network went quiet (null when not watched). */
+  networkQuiet: boolean | null;
+  waitedMs: number;
+}
+
+/** Every 4th pixel of every 4th row: 1/16 of the screen, enough for the share of it that changed. */
+const STEP = 4;
+const LOOK_EVERY_MS = 8;
+/**
+ * A change caused by the action shows within this long (an XTEST click shows
+ * in about 15 ms, a browser paints on its next frame); with none by then, the
+ * screen is taken as static and the action returns.
+ */
+export const CHANGE_WINDOW_MS = 35;
+/** Settled: no motion for this long, three frames of a 60 Hz animation. */
+export const QUIET_MS = 50;
+/** Motion smaller than this share (a caret, a spinner) does not keep the screen from settling. */
+const MOTION_FLOOR = 0.001;
+const MAX_MARKS = 16;
+
+/** A downscaled look at the screen: the sampled pixels, 24-bit colour each. */
+export function sampleFrame(frame: Frame): Uint32Array {
+  const cols = Math.ceil(frame.width / STEP);
+  const rows = Math.ceil(frame.height / STEP);
+  const words = new Uint32Array(frame.data.buffer, frame.data.byteOffset, frame.data.length >> 2);
+  const out = new Uint32Array(cols * rows);
+  let i = 0;
+  for (let y = 0; y < frame.height; y += STEP) {
+    const row = y * frame.width;
+    for (let x = 0; x < frame.width; x += STEP) out[i++] = words[row + x] & 0xffffff;
+  }
+  return out;
+}
+
+/** The share of sampled pixels that differ between two looks. */
+export function changedShare(a: Uint32Array, b: Uint32Array): number {
+  if (a.length !== b.length) return 1;
+  let changed = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) changed++;
+  return changed / a.length;
+}
+
+/**
+ * Redraw detection, inside the agent where a look costs about a millisecond:
+ * `mark` keeps a look from before an action, `wait` then waits until the
+ * action's redraw has happened and the screen has settled, and, when asked,
+ * until the network is quiet. Every wait is bounded by its timeout.
+ */
+export class RedrawWatch {
+  private readonly marks = new Map<string, Uint32Array>();
+
+  constructor(
+    private readonly capture: () => Promise<Frame>,
+    private readonly networkQuiet: (deadline: number) => Promise<boolean>,
+  ) {}
+
+  private async look(): Promise<Uint32Array> {
+    return sampleFrame(await this.capture());
+  }
+
+  async mark(id: string): Promise<void> {
+    this.marks.delete(id);
+    if (this.marks.size >= MAX_MARKS) this.marks.delete(this.marks.keys().next().value as string);
+    this.marks.set(id, await this.look());
+  }
+
+  async wait(id: string, request: RedrawRequest): Promise<RedrawOutcome> {
+    const started = Date.now();
+    const deadline = started + request.timeoutMs;
+    const before = this.marks.get(id);
+    this.marks.delete(id);
+    let changed = false;
+    let settled = true;
+    let share = 0;
+    if (before && request.threshold !== false) {
+      ({ changed, settled, share } = await this.screen(before, request.threshold, deadline));
+    }
+    const networkQuiet = request.network ? await this.networkQuiet(deadline) : null;
+    return { changed, settled, changedShare: Math.round(share * 10000) / 10000, networkQuiet, waitedMs: Date.now() - started };
+  }
+
+  private async screen(before: Uint32Array, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
+    const changeBy = Math.min(Date.now() + CHANGE_WINDOW_MS, deadline);
+    let share = 0;
+    let current = before;
+    // 1. Did the action redraw the screen? Look until the change passes the threshold, or the window closes.
+    for (;;) {
+      current = await this.look();
+      share = Math.max(share, changedShare(before, current));
+      if (share > threshold) break;
+      if (Date.now() >= changeBy) return { changed: false, settled: true, share };
+      await sleep(LOOK_EVERY_MS);
+    }
+    // 2. It did: wait until nothing (beyond a caret or a spinner) has moved for QUIET_MS.
+    let quietSince = Date.now();
+    while (Date.now() < deadline) {
+      await sleep(LOOK_EVERY_MS);
+      const next = await this.look();
+      share = Math.max(share, changedShare(before, next));
+      if (changedShare(current, next) > Math.min(MOTION_FLOOR, threshold)) quietSince = Date.now();
+      current = next;
+      if (Date.now() - quietSince >= QUIET_MS) return { changed: true, settled: true, share };
+    }
+    return { changed: true, settled: false, share };
+  }
+}
