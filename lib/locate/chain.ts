@@ -144,6 +144,7 @@ export class EngineChain {
  * When the closer look finds nothing, the approximate match stands.
  */
 async function zoomIn(engine: LocateEngine, context: EngineContext, query: Query, rough: Candidate): Promise<Candidate> {
+  if (engine.exact) return { ...rough, reason: `${rough.reason}; zoom skipped: the ${engine.name} engine's box is exact` };
   const region = zoomRegion(context.screen, rough.box);
   const crop = cropScreen(context.screen, region, ZOOM_SCALE);
   const [fine] = await engine.locate({ ...context, screen: crop, crop: { region, scale: ZOOM_SCALE } }, query).catch(() => []);

@@ -55,6 +55,8 @@ export interface LocateEngine {
   /** The name with what it runs on, for the report (`vision (model, family)`); the name when unset. */
   readonly label?: string;
   readonly capabilities: readonly Capability[];
+  /** Boxes come exact from the source (the accessibility tree): zoom has nothing to refine. */
+  readonly exact?: boolean;
   /** Acquires what the engine runs on (workers, connections); called before first use. */
   start?(): Promise<void>;
   /** Releases it; the engine may be started again later. */

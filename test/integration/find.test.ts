@@ -55,15 +55,24 @@ test('Element carries the spec properties and serialises to exactly the spec key
 });
 
 test('zoom and verify combined find the same control', async () => {
-  const plain = await client.find('the Search users field');
-  const zoomed = await client.find('the Search users field', { zoom: true, verify: true });
-  assert.equal(zoomed.found(), true);
-  assert.ok(Math.abs(zoomed.centerX! - plain.centerX!) <= 3 && Math.abs(zoomed.centerY! - plain.centerY!) <= 3);
-  assert.match(zoomed.reason!, /zoomed into 410x230/);
-  assert.match(zoomed.reason!, /verified/);
-  await client.find('the Search users field', { zoom: true, verify: true }).click();
-  await client.type('carol');
-  assert.equal((await client.find("the 'carol' input", { timeout: 3000 })).found(), true);
+  // Zoom refines what the pixels say: the OCR engine alone (the tree's boxes are exact already).
+  const ocr = await clientOnPage(state, `${server.url}/app/users.html`, { locator: 'ocr' });
+  try {
+    const plain = await ocr.find('the Search users field');
+    const zoomed = await ocr.find('the Search users field', { zoom: true, verify: true });
+    assert.equal(zoomed.found(), true);
+    assert.ok(Math.abs(zoomed.centerX! - plain.centerX!) <= 3 && Math.abs(zoomed.centerY! - plain.centerY!) <= 3);
+    assert.match(zoomed.reason!, /zoomed into 410x230/);
+    assert.match(zoomed.reason!, /verified/);
+    await ocr.find('the Search users field', { zoom: true, verify: true }).click();
+    await ocr.type('carol');
+    assert.equal((await ocr.find("the 'carol' input", { timeout: 3000 })).found(), true);
+  } finally {
+    await ocr.disconnect();
+  }
+  const tree = await client.find('the Search users field', { zoom: true, verify: true, cacheThreshold: -1 });
+  assert.equal(tree.engine, 'a11y');
+  assert.match(tree.reason!, /zoom skipped: the a11y engine's box is exact; verified: the tree still shows/);
 });
 
 test('not found resolves found() false; acting throws ElementNotFoundError with what was tried', async () => {

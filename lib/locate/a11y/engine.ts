@@ -19,6 +19,7 @@ const SEEN_INSTEAD = 4;
 export class A11yEngine implements LocateEngine {
   readonly name = 'a11y';
   readonly capabilities: readonly Capability[] = ['text', 'label', 'readText'];
+  readonly exact = true;
   /** One snapshot per captured screen: zoom, verify and the not-found message reuse it. */
   private readonly snapshots = new WeakMap<Buffer, Promise<A11ySnapshot>>();
 
@@ -33,7 +34,7 @@ export class A11yEngine implements LocateEngine {
   /** A second look: the element is still in the tree, with the same name, where it was. */
   async verify(context: EngineContext, candidate: Candidate): Promise<Verdict> {
     const fresh = await this.fetch(context, true);
-    const same = fresh.nodes.find((n) => (n.name || n.value || undefined) === candidate.text && overlap(n.box, candidate.box) > 0.8);
+    const same = fresh.nodes.find((n) => (n.name || n.value || undefined) === candidate.text && iou(n.box, candidate.box) > 0.8);
     return same
       ? { ok: true, confidence: 1, reason: `the tree still shows the ${same.role} '${candidate.text}' at ${same.box.x},${same.box.y}` }
       : { ok: false, confidence: 0, reason: `the tree no longer shows '${candidate.text ?? ''}' at ${candidate.box.x},${candidate.box.y}` };
@@ -48,7 +49,7 @@ export class A11yEngine implements LocateEngine {
   /** The value or text of the element at the box, when the tree has one; null sends the read to the pixels. */
   async readText(context: EngineContext, box: Box): Promise<string | null> {
     const nodes = await this.visible(context);
-    const at = nodes.filter((n) => overlap(n.box, box) > 0.7).sort((a, b) => overlap(b.box, box) - overlap(a.box, box));
+    const at = nodes.filter((n) => iou(n.box, box) > 0.5).sort((a, b) => iou(b.box, box) - iou(a.box, box));
     const withText = at.find((n) => n.value !== null && n.value !== '') ?? at.find((n) => n.name);
     return withText ? (withText.value || withText.name) : null;
   }
@@ -77,11 +78,13 @@ function inside(box: Box, screen: { width: number; height: number }): boolean {
   return box.x >= 0 && box.y >= 0 && box.x + box.width <= screen.width && box.y + box.height <= screen.height;
 }
 
-/** Intersection over the smaller box's area. */
-function overlap(a: Box, b: Box): number {
+/** Intersection over union: 1 for the same box, low for a box inside a much larger one (a window around a button). */
+function iou(a: Box, b: Box): number {
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
   const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? (w * h) / Math.max(1, Math.min(a.width * a.height, b.width * b.height)) : 0;
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / (a.width * a.height + b.width * b.height - inter);
 }
 
 /** Whether the pixels in a box vary at all (sampled): an element that is drawn shows an edge, a border or text. */
