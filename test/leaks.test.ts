@@ -7,7 +7,7 @@ const { desktopProcesses } = require('./helpers/processes.js');
 
 // Runs last (scripts/test.js orders it so): every desktop process the suite
 // started must be gone, and no shared-memory frame file may be left behind.
-test('the suite leaves no Xvfb, window manager, Chromium, VNC, D-Bus, AT-SPI or agent process behind', async (t) => {
+test('the suite leaves no Xvfb, window manager, Chromium, VNC, ffmpeg, D-Bus, AT-SPI or agent process behind', async (t) => {
   const baselineFile = process.env.GLANCE_TEST_BASELINE;
   if (!baselineFile) return t.skip('run through npm test, which records the processes running before the suite');
   const before: Record<string, string> = JSON.parse(fs.readFileSync(baselineFile, 'utf8'));

@@ -6,8 +6,9 @@ import type { Screen } from '../types/screen';
 import { callSite } from '../util/call-site';
 import { sleep } from '../util/wait';
 import { waitForStillScreen } from '../util/settle';
-import { CommandRunner } from './command-runner';
+import { CommandContext, CommandRunner } from './command-runner';
 import { ClientSession } from './session';
+import { Redraw } from './redraw';
 import { MASK } from './redact';
 
 export type ClickAction = 'click' | 'double-click' | 'right-click' | 'middle-click' | 'hover' | 'mouse-down' | 'mouse-up';
@@ -41,20 +42,30 @@ const SCROLL_DIRECTIONS: ScrollDirection[] = ['up', 'down', 'left', 'right'];
  */
 export const PIXELS_PER_WHEEL_CLICK = 120;
 
-/** The Client's actions on the sandbox: pointer, keyboard, scroll, exec, apps and screenshots. Each is one command. */
+/**
+ * The Client's actions on the sandbox: pointer, keyboard, scroll, exec, apps
+ * and screenshots. Each is one command; those that act on the screen wait
+ * for its redraw afterwards (the `redraw` option).
+ */
 export class Actions {
-  constructor(private readonly session: ClientSession, private readonly runner: CommandRunner) {}
+  constructor(private readonly session: ClientSession, private readonly runner: CommandRunner, private readonly redraw: Redraw) {}
 
   pointerAt(x: number, y: number, action: ClickAction, label: string): Promise<void> {
-    return this.runner.run(action, [x, y], () => this.pointer(x, y, action), label);
+    return this.runner.run(action, [x, y], (context) => this.pointer(x, y, action, context), label);
   }
 
-  private async pointer(x: number, y: number, action: ClickAction): Promise<void> {
+  private async pointer(x: number, y: number, action: ClickAction, context: CommandContext): Promise<void> {
     if (!CLICK_ACTIONS.includes(action)) {
       throw new InvalidOptionError('action', `Invalid click action ${show(action)}; use one of ${CLICK_ACTIONS.join(', ')}.`);
     }
     this.checkPoint(x, y);
-    await this.session.requireAgent().call('POST', '/pointer', { action, x, y });
+    await this.act(context, '/pointer', { action, x, y });
+  }
+
+  /** Sends an input to the agent, then waits for the screen to redraw and settle. */
+  private act(context: CommandContext, route: string, body: Record<string, unknown>, timeoutMs?: number): Promise<unknown> {
+    const agent = this.session.requireAgent();
+    return this.redraw.around(agent, context, () => agent.call('POST', route, body, timeoutMs));
   }
 
   private checkPoint(x: unknown, y: unknown): void {
@@ -68,26 +79,26 @@ export class Actions {
   type(text: string, options: TypeOptions = {}): Promise<void> {
     if (options.secret && typeof text === 'string') this.runner.redactor.add(text);
     const shown = options.secret ? MASK : text;
-    return this.runner.run('type', [shown, options], async () => {
+    return this.runner.run('type', [shown, options], async (context) => {
       if (typeof text !== 'string') throw new InvalidOptionError('text', `type() expects a string, got ${show(text)}.`);
       const delay = options.delay ?? 0;
       if (typeof delay !== 'number' || delay < 0 || delay > 5000) throw new InvalidOptionError('delay', `Invalid option 'delay': got ${show(delay)}; expected milliseconds from 0 to 5000.`);
       if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) {
         throw new InvalidOptionError('text', 'type() cannot type control characters; use pressKeys() for keys such as Enter or Tab.');
       }
-      await this.session.requireAgent().call('POST', '/type', { text, delay }, 30_000 + text.length * (delay + 20));
+      await this.act(context, '/type', { text, delay }, 30_000 + text.length * (delay + 20));
     }, shown);
   }
 
   pressKeys(keys: string[]): Promise<void> {
-    return this.runner.run('pressKeys', [keys], async () => {
+    return this.runner.run('pressKeys', [keys], async (context) => {
       parseChord(keys);
-      await this.session.requireAgent().call('POST', '/keys', { keys });
+      await this.act(context, '/keys', { keys });
     }, Array.isArray(keys) ? keys.join('+') : '');
   }
 
   scroll(direction: ScrollDirection, options: ScrollOptions): Promise<void> {
-    return this.runner.run('scroll', [direction, options], async () => {
+    return this.runner.run('scroll', [direction, options], async (context) => {
       if (!SCROLL_DIRECTIONS.includes(direction)) {
         throw new InvalidOptionError('direction', `Invalid scroll direction ${show(direction)}; use one of ${SCROLL_DIRECTIONS.join(', ')}.`);
       }
@@ -96,7 +107,7 @@ export class Actions {
       const at = options.x !== undefined || options.y !== undefined ? { x: options.x, y: options.y } : {};
       if ('x' in at) this.checkPoint(at.x, at.y);
       const clicks = Math.max(1, Math.round(amount / PIXELS_PER_WHEEL_CLICK));
-      await this.session.requireAgent().call('POST', '/scroll', { direction, clicks, ...at });
+      await this.act(context, '/scroll', { direction, clicks, ...at });
     }, direction);
   }
 
@@ -118,9 +129,9 @@ export class Actions {
   }
 
   focusApplication(name: string): Promise<void> {
-    return this.runner.run('focusApplication', [name], async () => {
+    return this.runner.run('focusApplication', [name], async (context) => {
       if (typeof name !== 'string' || !name.trim()) throw new InvalidOptionError('name', `focusApplication needs a window title or class, got ${show(name)}.`);
-      await this.session.requireAgent().call('POST', '/focus', { name, timeout: 5_000 });
+      await this.act(context, '/focus', { name, timeout: 5_000 });
     }, name);
   }
 

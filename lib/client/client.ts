@@ -13,9 +13,15 @@ import { Actions, ClickAction, ExecOptions, ScrollDirection, ScrollOptions, Type
 import { CommandRunner } from './command-runner';
 import { FindResult, Finder } from './finder';
 import { ClientSession } from './session';
+import { Redraw } from './redraw';
+import { SessionEvidence } from './evidence';
+import { Analytics } from './analytics';
+import type { Recording } from './dashcam';
+import { callSite } from '../util/call-site';
 
 export type { ClickAction, ExecOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
 export type { CommandEvent } from './command-runner';
+export type { Recording } from './dashcam';
 export type { AiUsageEvent, FindResult } from './finder';
 export { PIXELS_PER_WHEEL_CLICK } from './actions';
 export { DEBUG_KEEP_ALIVE_MS } from './session';
@@ -32,6 +38,8 @@ export class Client {
   private readonly session: ClientSession;
   private readonly actions: Actions;
   private readonly finder: Finder;
+  private readonly evidence: SessionEvidence;
+  private readonly analytics: Analytics;
 
   /** Provisioning: start an app in the sandbox. Skipped when the sandbox was rejoined, since the app already runs. */
   readonly provision: {
@@ -58,8 +66,11 @@ export class Client {
     this.runner = new CommandRunner(this.options.stateDir, this.options.logging, this.options.autoScreenshots, () => this.session.agent);
     this.runner.redactor.add(key);
     if (this.options.vision?.apiKey) this.runner.redactor.add(this.options.vision.apiKey);
-    this.session = new ClientSession(this.options, service, key, this.runner);
-    this.actions = new Actions(this.session, this.runner);
+    this.evidence = new SessionEvidence(this.options, this.runner);
+    this.session = new ClientSession(this.options, service, key, this.runner, this.evidence);
+    this.analytics = new Analytics(this.options.analytics, service, () => ({ token: this.session.token, sessionId: this.session.serviceSession }), (line) => this.runner.warn(line));
+    this.runner.observers.push((command) => this.analytics.observe(command));
+    this.actions = new Actions(this.session, this.runner, new Redraw(this.options.redraw, (line) => this.runner.warn(line)));
     this.finder = new Finder(this.options, service, this.session, this.runner, {
       pointerAt: (x, y, action, label) => this.actions.pointerAt(x, y, action, label),
       find: (description, options) => this.find(description, options),
@@ -80,8 +91,9 @@ export class Client {
 
   /** Creates, rejoins or attaches to a sandbox (see the state table in the interface spec). */
   connect(options: ConnectOptions = {}): Promise<SandboxInstance> {
+    const test = this.runner.screenshots.folder(callSite());
     return this.runner.run('connect', [options], async () => {
-      const instance = await this.session.connect(options);
+      const instance = await this.session.connect(options, test);
       this.runner.emitter.emit('sandbox:connected', { ...instance });
       return instance;
     });
@@ -92,11 +104,26 @@ export class Client {
    * it at once); after a failure with debugOnFailure it is kept for 30 minutes.
    * Safe to call twice, and after a failed connect.
    */
-  disconnect(): Promise<void> {
-    return this.runner.run('disconnect', [], async () => {
+  async disconnect(): Promise<void> {
+    await this.runner.run('disconnect', [], async () => {
       const released = await this.session.disconnect();
       if (released) this.runner.emitter.emit('sandbox:disconnected', released);
     });
+    await this.analytics.flush();
+  }
+
+  /**
+   * The dashcam clip of the last session (`.glance/recordings/<test>.mp4`),
+   * there once disconnect() has finished it; null with dashcam off or when
+   * nothing was recorded.
+   */
+  getRecording(): Recording | null {
+    return this.evidence.dashcam.last ? { ...this.evidence.dashcam.last } : null;
+  }
+
+  /** The live preview's URL while connected with preview 'browser' or 'ide'; null otherwise. */
+  getPreviewUrl(): string | null {
+    return this.evidence.preview.url;
   }
 
   /**

@@ -37,13 +37,14 @@ export class Finder {
 
   find(description: string, options: FindOptions | number | undefined): FindResult {
     const site = callSite();
-    const element = this.runner.run('find', [description, options ?? {}], async () => {
+    const element = this.runner.run('find', [description, options ?? {}], async (context) => {
       const settings = this.settings(description, options, 'find');
       const request = this.request(description, settings, site);
       request.screenshotName = this.runner.screenshots.nameFor('find', 'notfound', description, site);
       const result = await this.service.locate(this.session.requireSession(), request);
       this.emitUsage('find', description, result.modelCalls);
       if (result.notFound) this.runner.log(result.notFound.split('\n')[0]);
+      context.note({ description, engine: result.engine, cacheHit: result.cache.hit, ...(result.element ? {} : { outcome: 'not-found' as const }) });
       return this.element(description, result, settings, options);
     }, description);
     const act = (run: (e: Element) => Promise<void>) => element.then(run);
@@ -58,10 +59,11 @@ export class Finder {
 
   findAll(description: string, options: FindAllOptions | number | undefined): Promise<Element[]> {
     const site = callSite();
-    return this.runner.run('findAll', [description, options ?? {}], async () => {
+    return this.runner.run('findAll', [description, options ?? {}], async (context) => {
       const settings = this.settings(description, options, 'findAll');
       const result = await this.service.locateAll(this.session.requireSession(), this.request(description, settings, site));
       this.emitUsage('findAll', description, result.modelCalls);
+      context.note({ description, cacheHit: result.cache.hit, ...(result.elements[0] ? { engine: result.elements[0].engine } : {}) });
       if (result.refusal) this.runner.log(result.refusal);
       const base = this.base(description, settings, options);
       return result.elements.map((located) => new Element(this.host, {
@@ -80,7 +82,7 @@ export class Finder {
 
   assert(statement: string, options: AssertOptions | undefined): Promise<true> {
     const site = callSite();
-    return this.runner.run('assert', [statement, options ?? {}], async () => {
+    return this.runner.run('assert', [statement, options ?? {}], async (context) => {
       if (typeof statement !== 'string' || !statement.trim()) throw new InvalidOptionError('statement', `assert() needs a statement about the screen, e.g. 'the cart shows 2 items', got ${show(statement)}.`);
       const settings = resolveAssertOptions(options, this.options);
       const cacheOn = this.options.cache.enabled && settings.threshold !== -1;
@@ -88,6 +90,7 @@ export class Finder {
         ...settings, statement, cacheKey: cacheOn ? settings.cacheKey ?? defaultCacheKey(site) : null,
       });
       this.emitUsage('assert', statement, result.modelCalls);
+      context.note({ description: statement, engine: result.engine, cacheHit: result.cache.hit });
       if (!result.passed) throw new AssertionError(statement, result.reason);
       return true as const;
     }, statement);

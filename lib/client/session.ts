@@ -4,6 +4,7 @@ import { AuthError, InvalidOptionError, SandboxError, StateError } from '../conf
 import { AgentClient } from '../sandbox/agent-client';
 import { SandboxInstance, SandboxSession, Service } from '../service/service';
 import { CommandRunner } from './command-runner';
+import { SessionEvidence } from './evidence';
 
 /** How long a sandbox stays rejoinable after a failure with debugOnFailure. */
 export const DEBUG_KEEP_ALIVE_MS = 30 * 60 * 1000;
@@ -29,7 +30,13 @@ export class ClientSession {
   private keepAlive: number;
   private heartbeat: NodeJS.Timeout | null = null;
 
-  constructor(private readonly options: ResolvedClientOptions, private readonly service: Service, private readonly apiKey: string, private readonly runner: CommandRunner) {
+  constructor(
+    private readonly options: ResolvedClientOptions,
+    private readonly service: Service,
+    private readonly apiKey: string,
+    private readonly runner: CommandRunner,
+    private readonly evidence: SessionEvidence,
+  ) {
     this.keepAlive = options.keepAlive;
   }
 
@@ -43,7 +50,8 @@ export class ClientSession {
     return token;
   }
 
-  async connect(options: unknown): Promise<SandboxInstance> {
+  /** `test` names the session's clip (the test's name, as its screenshot folder has it). */
+  async connect(options: unknown, test: string): Promise<SandboxInstance> {
     const o = resolveConnectOptions(options);
     if (!this.token) throw new StateError('connect() needs a session token: call await client.auth() before client.connect().');
     if (this.instance) throw new StateError(`Already connected to sandbox '${this.instance.instanceId}'; call disconnect() first.`);
@@ -52,8 +60,9 @@ export class ClientSession {
     const sandbox = await this.openSandbox(this.token, o);
     const agent = new AgentClient(sandbox.agent);
     this.runner.redactor.add(sandbox.agent.token);
+    let previewPort: number | null = null;
     try {
-      await agent.call('POST', '/session', { keepAlive: this.keepAlive });
+      ({ previewPort = null } = await agent.call<{ previewPort?: number | null }>('POST', '/session', { keepAlive: this.keepAlive }));
       const { sessionId, locator } = await this.service.openSession(this.token, sandbox.instance.instanceId, {
         locator: this.options.locator, os: this.options.os, cache: this.options.cache, vision: this.options.vision,
       }, (line) => this.runner.log(line));
@@ -72,8 +81,11 @@ export class ClientSession {
     this.heartbeat.unref();
     const how = sandbox.instance.rejoined ? 'Rejoined' : 'Started';
     this.runner.log(`${how} sandbox ${sandbox.instance.instanceId} (${sandbox.instance.resolution}${sandbox.instance.display ? `, display ${sandbox.instance.display}` : ''}).`);
-    this.noteUnimplemented(o.preview ?? this.options.preview);
     this.noteVisionModel();
+    if (sandbox.instance.rejoined && Object.keys(this.options.environment).length) {
+      this.runner.log(`The 'environment' option applies to sandboxes Glance starts; ${sandbox.instance.instanceId} was already running, so its programs keep the environment it started with.`);
+    }
+    await this.evidence.begin(agent, { host: sandbox.agent.host, previewPort }, o.preview ?? this.options.preview, test);
     return { ...sandbox.instance };
   }
 
@@ -84,17 +96,6 @@ export class ClientSession {
     const where = vision.baseURL.replace(/\/\/[^/@\s]*@/, '//'); // no user or password from the URL
     const family = vision.familyGuessed ? `family ${vision.family}, guessed from its name; GLANCE_AI_FAMILY sets it` : `family ${vision.family}`;
     this.runner.log(`Vision model: ${vision.model} at ${where} (${family}).`);
-  }
-
-  /** Options of the spec that this version does not implement yet say so once, rather than pretend. */
-  private noteUnimplemented(preview: string): void {
-    const off = [
-      this.options.dashcam && 'dashcam (video)',
-      this.options.redraw.enabled && 'redraw (screen-change waits)',
-      this.options.analytics && 'analytics',
-      preview !== 'none' && `preview '${preview}'`,
-    ].filter(Boolean);
-    if (off.length) this.runner.log(`Not yet implemented in this version, so off: ${off.join(', ')}.`);
   }
 
   private async openSandbox(token: string, o: ReturnType<typeof resolveConnectOptions>): Promise<SandboxSession> {
@@ -152,6 +153,7 @@ export class ClientSession {
     if (!agent || !instance || !serviceSession) return null;
     const keepAlive = this.failed && this.options.debugOnFailure ? Math.max(this.keepAlive, DEBUG_KEEP_ALIVE_MS) : this.keepAlive;
     try {
+      await this.evidence.end(agent);
       await this.service.stopSandbox(serviceSession, { keepAlive });
     } catch (error) {
       this.runner.log(`Sandbox ${instance.instanceId} did not answer the release (${(error as Error).message}); it ends by itself when its lease runs out.`);

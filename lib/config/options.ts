@@ -29,7 +29,10 @@ export interface CacheOptions {
 
 export interface RedrawOptions {
   enabled?: boolean;
+  /** screen: share of the screen an action must change to be waited for (0.05; false: do not watch the screen); network: also wait until the sandbox's network is quiet (false). */
   thresholds?: { screen?: number | false; network?: boolean };
+  /** Milliseconds an action's redraw wait may take at most (default 3000). */
+  timeout?: number;
 }
 
 /** Every option of the Client constructor (interface spec 2.2). */
@@ -118,6 +121,7 @@ const cacheObject: Shape = {
 const redrawObject: Shape = {
   enabled: isBoolean,
   thresholds: { screen: either('a number from 0 to 1, or false', fraction, (p, v) => { if (v !== false) throw new Error(p); }), network: isBoolean },
+  timeout: isNumberIn(0, 60_000),
 };
 const previewModes = ['browser', 'ide', 'none'] as const;
 
@@ -264,7 +268,7 @@ export interface ResolvedClientOptions {
   cacheKey?: string;
   verify: boolean;
   dashcam: boolean;
-  redraw: { enabled: boolean; thresholds: { screen: number | false; network: boolean } };
+  redraw: { enabled: boolean; thresholds: { screen: number | false; network: boolean }; timeout: number };
   environment: Record<string, string>;
   ai: AiOptions;
   keepAlive: number;
@@ -277,6 +281,8 @@ export interface ResolvedClientOptions {
 }
 
 export const DEFAULT_KEEP_ALIVE_MS = 60_000;
+/** An action's redraw wait ends by then even on a screen that never stops moving. */
+export const DEFAULT_REDRAW_TIMEOUT_MS = 3000;
 
 function assertPlainObject(name: string, value: unknown): asserts value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -334,6 +340,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
     redraw: {
       enabled: redraw.enabled ?? true,
       thresholds: { screen: redraw.thresholds?.screen ?? 0.05, network: redraw.thresholds?.network ?? false },
+      timeout: redraw.timeout ?? DEFAULT_REDRAW_TIMEOUT_MS,
     },
     environment: o.environment ?? {},
     ai: o.ai ?? {},

@@ -11,6 +11,8 @@ import { LocalProvider } from '../sandbox/local-provider';
 import { SandboxRecord, SandboxRegistry } from '../sandbox/registry';
 import { findKey, looksLikeKey } from './api-keys';
 import { Db, dbPath, openDb } from '../store/db';
+import { insertCommands } from '../store/analytics';
+import type { CommandRecord } from '../types/analytics';
 import { issueToken, signingSecret, verifyToken } from './tokens';
 import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
 import { FindSession } from './find-session';
@@ -167,6 +169,13 @@ export class LocalService implements Service {
       session.close();
       if (!this.sessions.size) this.idle();
     }
+  }
+
+  async recordCommands(token: string, records: CommandRecord[]): Promise<number> {
+    this.check(token);
+    const kept = records.length ? insertCommands(this.store(), records) : 0;
+    if (!this.sessions.size) this.close();
+    return kept;
   }
 
   /** No session left: the database closes now, the engines shortly after unless a new session comes. */

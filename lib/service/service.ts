@@ -4,11 +4,13 @@ import type { VisionModelSettings } from '../config/vision';
 import type { LocatorChoice } from '../config/locators';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
+import type { CommandRecord } from '../types/analytics';
 
 /**
  * The Service: API-key auth, sandboxes, and everything a session does with
  * pixels: find (screen capture, cache, engine chain, zoom, verify,
- * confidence), findAll, readText, assert and the element cache.
+ * confidence), findAll, readText, assert, the element cache and usage
+ * analytics.
  * Transport-neutral: every argument and result is plain data, so LocalService
  * runs in-process and a remote transport speaks the same interface over HTTP.
  */
@@ -104,5 +106,7 @@ export interface Service {
   discardCache(session: string): Promise<number>;
   /** Ends the session and releases its sandbox, which stays rejoinable for `keepAlive` ms (0 stops it). */
   stopSandbox(session: string, options: { keepAlive: number }): Promise<void>;
+  /** Keeps usage analytics: one record per command, in the local store; returns how many were kept. */
+  recordCommands(token: string, records: CommandRecord[]): Promise<number>;
   close(): void;
 }

@@ -3,8 +3,8 @@ import path from 'path';
 import Database from 'better-sqlite3';
 
 /**
- * `.glance/glance.db`: teams, API keys (hashed), service secrets and the element
- * cache. WAL mode
+ * `.glance/glance.db`: teams, API keys (hashed), service secrets, the element
+ * cache and usage analytics. WAL mode
  * so that parallel test workers can read and write at once.
  */
 export type Db = Database.Database;
@@ -76,6 +76,21 @@ const MIGRATIONS = [
      hits INTEGER NOT NULL DEFAULT 0,
      UNIQUE (cache_key, statement, os, resolution)
    );`,
+  // Usage analytics: one row per command, kept on this machine (see lib/store/analytics.ts).
+  `CREATE TABLE command_analytics (
+     id INTEGER PRIMARY KEY,
+     run_id TEXT NOT NULL,
+     session_id TEXT,
+     command TEXT NOT NULL,
+     description TEXT,
+     started_at TEXT NOT NULL,
+     duration_ms REAL NOT NULL,
+     outcome TEXT NOT NULL,
+     error_name TEXT,
+     cache_hit INTEGER,
+     engine TEXT
+   );
+   CREATE INDEX command_analytics_run ON command_analytics (run_id, started_at);`,
 ];
 
 export function dbPath(stateDir: string): string {
