@@ -18,12 +18,24 @@ const ENGINES: Record<EngineName, (vision: VisionModelSettings | null) => Locate
 };
 
 /**
+ * An engine for a chain. Engines that depend on nothing but themselves (the
+ * tree, OCR) come from `pool` when given, so that chains for different
+ * models share one set of OCR workers.
+ */
+function made(name: EngineName, vision: VisionModelSettings | null, pool?: Map<EngineName, LocateEngine>): LocateEngine | null {
+  if (name === 'vision' || !pool) return ENGINES[name](vision);
+  let engine = pool.get(name);
+  if (!engine) pool.set(name, (engine = ENGINES[name](vision)!));
+  return engine;
+}
+
+/**
  * The chain a `locator` choice stands for: `auto` is every available engine
  * in order, a name that engine alone (the Client's options have checked it can run).
  */
-export function buildChain(choice: LocatorChoice, vision: VisionModelSettings | null = null): EngineChain {
+export function buildChain(choice: LocatorChoice, vision: VisionModelSettings | null = null, pool?: Map<EngineName, LocateEngine>): EngineChain {
   const names = choice === 'auto' ? [...ENGINE_NAMES] : [choice];
-  const engines = names.map((name) => ENGINES[name](vision)).filter((e): e is LocateEngine => e !== null);
+  const engines = names.map((name) => made(name, vision, pool)).filter((e): e is LocateEngine => e !== null);
   if (!engines.length) throw new Error(`The '${choice}' locator needs a vision model: set GLANCE_AI_MODEL (and GLANCE_AI_BASE_URL, GLANCE_AI_API_KEY).`);
   return new EngineChain(choice, engines);
 }

@@ -6,6 +6,8 @@ import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import { buildChain } from '../locate/registry';
 import { EngineChain } from '../locate/chain';
+import type { LocateEngine } from '../locate/engine';
+import type { EngineName } from '../config/locators';
 import { AgentClient, AgentEndpoint } from '../sandbox/agent-client';
 import { LocalProvider } from '../sandbox/local-provider';
 import { SandboxRecord, SandboxRegistry } from '../sandbox/registry';
@@ -34,6 +36,8 @@ export class LocalService implements Service {
   private readonly sessions = new Map<string, FindSession>();
   /** Engine chains by locator and vision model, shared by the sessions that use the same. */
   private readonly chains = new Map<string, EngineChain>();
+  /** The engines that need no model (the tree, OCR), shared by every chain. */
+  private readonly pool = new Map<EngineName, LocateEngine>();
   private idleStop: NodeJS.Timeout | null = null;
 
   constructor(private readonly stateDir: string) {
@@ -124,7 +128,7 @@ export class LocalService implements Service {
     this.idleStop = null;
     const chainKey = chainIdentity(settings);
     let chain = this.chains.get(chainKey);
-    if (!chain) this.chains.set(chainKey, (chain = buildChain(settings.locator, settings.vision)));
+    if (!chain) this.chains.set(chainKey, (chain = buildChain(settings.locator, settings.vision, this.pool)));
     const sessionId = `${instanceId}-${randomBytes(6).toString('hex')}`;
     this.sessions.set(sessionId, new FindSession(this.stateDir, new AgentClient(sandbox.agent), chain, settings, sandbox.resolution, log));
     return { sessionId, locator: chain.label };
