@@ -9,25 +9,34 @@ import { located } from '../service/located';
 import type { FindOutcome } from '../service/find';
 import { Element } from '../client/element';
 import { parseFlags } from './main';
+import { liveSandbox } from './live-sandbox';
+import { LocatorChoice, LOCATORS } from '../config/locators';
+import type { Screen } from '../types/screen';
 
 const TYPES: TypeHint[] = ['text', 'image', 'ui', 'any'];
 
 /**
  * `glance locate <screen.png> "<description>" [--type T] [--zoom] [--verify] [--json] [--overlay out.png]`
+ * `glance locate "<description>" [--sandbox ID]`: on the screen of a running sandbox, with its accessibility tree.
  * `glance locate --batch <in.jsonl>`: lines of {id, screen, description} in, lines of results out.
+ * `--engine auto|a11y|ocr|vision` picks the engines (default auto).
  */
 export async function locateCommand(args: string[]): Promise<number> {
   const { flags, words } = parseFlags(args, ['zoom', 'verify', 'json']);
   const type = (typeof flags.type === 'string' ? flags.type : 'any') as TypeHint;
   if (!TYPES.includes(type)) throw new Error(`--type takes one of ${TYPES.join(', ')}, got '${flags.type}'.`);
   const settings = { type, zoom: flags.zoom === true, verify: flags.verify === true };
-  const locator = new OfflineLocator('auto', resolveVisionModel(process.env));
+  const engine = (typeof flags.engine === 'string' ? flags.engine : 'auto') as LocatorChoice;
+  if (!LOCATORS.includes(engine)) throw new Error(`--engine takes one of ${LOCATORS.join(', ')}, got '${flags.engine}'.`);
+  // One word is a description for the live sandbox; two are a screenshot file and a description.
+  const live = !flags.batch && words.length === 1 ? liveSandbox(flags.sandbox) : null;
+  const locator = new OfflineLocator(engine, resolveVisionModel(process.env), live?.agent ?? null);
   try {
     if (typeof flags.batch === 'string') return await batch(locator, flags.batch, settings);
-    const [file, description] = words;
-    if (!file || !description) throw new Error('Usage: glance locate <screen.png> "<description>" [--type T] [--zoom] [--verify] [--json] [--overlay out.png]');
-    if (!fs.existsSync(file)) throw new Error(`No screenshot at '${file}'.`);
-    const screen = await loadScreen(file);
+    const [file, description] = live ? [null, words[0]] : words;
+    if (!description) throw new Error('Usage: glance locate [<screen.png>] "<description>" [--sandbox ID] [--engine E] [--type T] [--zoom] [--verify] [--json] [--overlay out.png]');
+    if (file && !fs.existsSync(file)) throw new Error(`No screenshot at '${file}'.`);
+    const screen: Screen = live ? { ...(await live.agent.screenRaw()), format: 'bgrx' } : await loadScreen(file!);
     const outcome = await locator.locate(screen, description, settings);
     const element = offlineElement(outcome, description);
     if (flags.json) console.log(JSON.stringify(element, null, 2));
@@ -41,6 +50,7 @@ export async function locateCommand(args: string[]): Promise<number> {
     }
     return element.found() ? 0 : 1;
   } finally {
+    live?.agent.close();
     await locator.stop();
   }
 }

@@ -4,6 +4,7 @@ import { sandboxesCommand } from './sandboxes';
 import { locateCommand } from './locate';
 import { cacheCommand } from './cache';
 import { reportCommand } from './report';
+import { a11yCommand } from './a11y';
 
 const USAGE = `Usage: glance <command>
 
@@ -12,7 +13,10 @@ const USAGE = `Usage: glance <command>
   sandboxes [list | stop <id> | stop --all | prune]
                                          show or stop local sandboxes
   locate <screen.png> "<description>" [--type text|image|ui|any] [--zoom] [--verify] [--json] [--overlay out.png]
+  locate "<description>" [--sandbox ID] [--engine auto|a11y|ocr|vision]
+                                         locate on the screen of a running sandbox
   locate --batch <in.jsonl>              locate on screenshots without a sandbox
+  a11y dump [--sandbox ID] [--json]      the accessibility tree a running sandbox shows Glance
   cache [list [--key K] | show <id> | clear [--key K]]
                                          the element cache in .glance/glance.db
   report [--json reports/json] [--out reports]
@@ -29,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'locate': return locateCommand(rest);
     case 'cache': return cacheCommand(rest);
     case 'report': return reportCommand(rest);
+    case 'a11y': return a11yCommand(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return 0;

@@ -5,7 +5,7 @@ import type { LocatorChoice } from '../config/locators';
 import type { VisionModelSettings } from '../config/vision';
 import { buildChain } from '../locate/registry';
 import { EngineChain } from '../locate/chain';
-import { LocateRefusal } from '../locate/engine';
+import { LocateRefusal, SandboxHandle } from '../locate/engine';
 import { parseQuery, TypeHint, wrapDescription } from '../locate/query';
 import { FindOutcome, FindSettings, runFind } from './find';
 
@@ -22,7 +22,8 @@ export async function loadScreen(file: string): Promise<Screen> {
 export class OfflineLocator {
   private readonly chain: EngineChain;
 
-  constructor(locator: LocatorChoice = 'auto', vision: VisionModelSettings | null = null) {
+  /** `sandbox`: a live sandbox the engines may ask for more than pixels (its accessibility tree); null for a screenshot file. */
+  constructor(locator: LocatorChoice = 'auto', vision: VisionModelSettings | null = null, private readonly sandbox: SandboxHandle | null = null) {
     this.chain = buildChain(locator, vision);
   }
 
@@ -34,12 +35,12 @@ export class OfflineLocator {
   /** One find on the screen, with no waiting; `onModelCall` hears of every vision-model call. */
   locate(screen: Screen, description: string, settings: Partial<FindSettings> = {}, onModelCall?: (call: ModelCall) => void): Promise<FindOutcome> {
     const full: FindSettings = { timeout: 0, type: 'any', zoom: false, verify: false, ai: {}, ...settings };
-    return runFind({ chain: this.chain, capture: async () => screen, sandbox: null, log: () => undefined, onModelCall }, description, full);
+    return runFind({ chain: this.chain, capture: async () => screen, sandbox: this.sandbox, log: () => undefined, onModelCall }, description, full);
   }
 
   /** Every candidate the engines see for the description (the `--overlay` view and findAll); [] when they cannot answer. */
   async all(screen: Screen, description: string, type: TypeHint = 'any'): Promise<Candidate[]> {
-    const context = { screen, sandbox: null, deadline: Date.now() + 10_000, ai: {} };
+    const context = { screen, sandbox: this.sandbox, deadline: Date.now() + 10_000, ai: {} };
     return this.chain.locate(context, parseQuery(wrapDescription(description, type)), { all: true })
       .then((answer) => answer.candidates)
       .catch((error) => {
