@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { VisionModelSettings } from '../../config/vision';
 import { VisionModelError } from '../../config/errors';
 import type { ModelCall } from '../../types/locate';
@@ -46,18 +46,25 @@ class Retriable extends Error {
   }
 }
 
-export class VisionClient {
-  private readonly openai: OpenAI;
+/** The openai package, loaded on first use: a run without a model never pays for loading it. */
+let sdk: typeof OpenAI | null = null;
+const library = (): typeof OpenAI => (sdk ??= (require('openai') as { default: typeof OpenAI }).default);
 
-  constructor(readonly settings: VisionModelSettings) {
-    this.openai = new OpenAI({
-      baseURL: settings.baseURL,
+export class VisionClient {
+  private client: OpenAI | null = null;
+
+  constructor(readonly settings: VisionModelSettings) {}
+
+  private get openai(): OpenAI {
+    this.client ??= new (library())({
+      baseURL: this.settings.baseURL,
       // Local servers (vLLM, Ollama) take any key; the client library needs one.
-      apiKey: settings.apiKey || 'none',
-      timeout: settings.timeoutMs,
+      apiKey: this.settings.apiKey || 'none',
+      timeout: this.settings.timeoutMs,
       maxRetries: 0, // retries are Glance's: they also cover answers that cannot be read
       logLevel: 'off',
     });
+    return this.client;
   }
 
   get where(): string {
@@ -127,6 +134,7 @@ export class VisionClient {
   /** A try's failure as Glance tells it: fatal ones are thrown at once, the rest returned for a retry. */
   private classify(error: unknown): Retriable {
     if (error instanceof Retriable) return error;
+    const OpenAI = library();
     if (error instanceof OpenAI.APIConnectionTimeoutError) return new Retriable(`no answer within ${this.settings.timeoutMs} ms (GLANCE_AI_TIMEOUT)`);
     if (error instanceof OpenAI.APIConnectionError) return new Retriable(`could not connect (${this.redact(error.message)})`);
     if (error instanceof OpenAI.APIError) {
@@ -173,5 +181,5 @@ export function safeUrl(url: string): string {
 }
 
 function statusOf(error: unknown): number | null {
-  return error instanceof OpenAI.APIError ? error.status ?? null : null;
+  return error instanceof library().APIError ? error.status ?? null : null;
 }

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { Box, Screen } from '../../types/screen';
 import { drawBoxes } from '../../image/overlay';
 import type { Size } from './families';
@@ -19,6 +18,7 @@ export async function imageUrl(screen: Screen, size: Size, options: { region?: B
     ? [{ box: { ...options.marker, x: options.marker.x - region.x, y: options.marker.y - region.y }, colour: MARKER_COLOUR }]
     : [];
   const rgba = drawBoxes(part, marks, MARKER_THICKNESS); // also the BGRX → RGBA copy
+  const sharp = (await import('sharp')).default; // loaded on first use, as for every PNG Glance writes
   let image = sharp(rgba.data, { raw: { width: rgba.width, height: rgba.height, channels: 4 } });
   if (size.width !== rgba.width || size.height !== rgba.height) image = image.resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' });
   const png = await image.removeAlpha().png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
