@@ -5,6 +5,7 @@ import { locateCommand } from './locate';
 import { cacheCommand } from './cache';
 import { reportCommand } from './report';
 import { a11yCommand } from './a11y';
+import { statsCommand } from './stats';
 
 const USAGE = `Usage: glance <command>
 
@@ -21,6 +22,7 @@ const USAGE = `Usage: glance <command>
                                          the element cache in .glance/glance.db
   report [--json reports/json] [--out reports]
                                          write the HTML report of a Cucumber run
+  stats [--runs N] [--json]              usage analytics of the last runs: commands, locate time, cache hits, slowest descriptions
 `;
 
 /** Dispatches `glance <command>`; resolves to the exit code. */
@@ -34,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'cache': return cacheCommand(rest);
     case 'report': return reportCommand(rest);
     case 'a11y': return a11yCommand(rest);
+    case 'stats': return statsCommand(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return 0;

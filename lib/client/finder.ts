@@ -44,7 +44,8 @@ export class Finder {
       const result = await this.service.locate(this.session.requireSession(), request);
       this.emitUsage('find', description, result.modelCalls);
       if (result.notFound) this.runner.log(result.notFound.split('\n')[0]);
-      context.note({ description, engine: result.engine, cacheHit: result.cache.hit, ...(result.element ? {} : { outcome: 'not-found' as const }) });
+      // A find that failed names the engines it tried: no engine answered it.
+      context.note({ description, cacheHit: result.cache.hit, ...(result.element ? { engine: result.element.engine } : { outcome: 'not-found' as const }) });
       return this.element(description, result, settings, options);
     }, description);
     const act = (run: (e: Element) => Promise<void>) => element.then(run);

@@ -101,15 +101,26 @@ export class RedrawWatch {
   }
 
   private async screen(before: Uint32Array, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
-    const changeBy = Math.min(Date.now() + CHANGE_WINDOW_MS, deadline);
+    const acted = Date.now();
     let share = 0;
+    let grown = 0;
+    let grewAt = acted;
     let current = before;
-    // 1. Did the action redraw the screen? Look until the change passes the threshold, or the window closes.
+    // 1. Did the action redraw the screen? Look until the change passes the
+    // threshold. A change that keeps growing (a panel sliding in shows a
+    // sliver first) is watched while it grows; none at all within the window,
+    // or one that stopped growing below the threshold (a hover tint, a
+    // spinner), and the action is done.
     for (;;) {
       current = await this.look();
-      share = Math.max(share, changedShare(before, current));
+      share = changedShare(before, current);
       if (share > threshold) break;
-      if (Date.now() >= changeBy) return { changed: false, settled: true, share };
+      const now = Date.now();
+      if (share > grown + MOTION_FLOOR) {
+        grown = share;
+        grewAt = now;
+      }
+      if (now - grewAt >= (grown > 0 ? QUIET_MS : CHANGE_WINDOW_MS) || now >= deadline) return { changed: false, settled: true, share: grown };
       await sleep(LOOK_EVERY_MS);
     }
     // 2. It did: wait until nothing (beyond a caret or a spinner) has moved for QUIET_MS.
