@@ -68,6 +68,7 @@ export const COORDS_SCREEN = 0;
 
 export const IFACE = {
   accessible: 'org.a11y.atspi.Accessible',
+  application: 'org.a11y.atspi.Application',
   component: 'org.a11y.atspi.Component',
   text: 'org.a11y.atspi.Text',
   value: 'org.a11y.atspi.Value',

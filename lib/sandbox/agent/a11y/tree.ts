@@ -88,6 +88,8 @@ const orNull = <T>(promise: Promise<T>): Promise<T | null> => promise.catch(() =
 export class TreeWalker {
   private readonly nodes: RawNode[] = [];
   private complete = true;
+  /** Whether name and description come in one GetAll call, or one call each. */
+  private oneCallProperties = true;
 
   constructor(
     private readonly bus: AccessibilityBus,
@@ -114,10 +116,13 @@ export class TreeWalker {
   }
 
   async walk(): Promise<WalkedApplication> {
-    const [name, windows] = await this.race(Promise.all([
+    const [name, windows, toolkit] = await this.race(Promise.all([
       this.property(this.app, IFACE.accessible, 'Name').catch(() => ''),
       this.children(this.app),
+      this.property(this.app, IFACE.application, 'ToolkitName').catch(() => ''),
     ]));
+    // Qt 5 reads a second argument that GetAll does not have, and crashes.
+    this.oneCallProperties = String(toolkit).toLowerCase() !== 'qt';
     try {
       await Promise.all(windows.map((ref, i) => this.visit(ref, `${this.app[0]}/${i}`, null)));
     } catch (error) {
@@ -154,7 +159,9 @@ export class TreeWalker {
     }
     const answers = await this.answered(Promise.all([
       this.call(ref, IFACE.accessible, 'GetRole').then(([role]) => roleName(role)),
-      this.call(ref, IFACE.properties, 'GetAll', 's', [IFACE.accessible]).then(([all]) => all, () => this.nameAndDescription(ref)),
+      this.oneCallProperties
+        ? this.call(ref, IFACE.properties, 'GetAll', 's', [IFACE.accessible]).then(([all]) => all, () => this.nameAndDescription(ref))
+        : this.nameAndDescription(ref),
       orNull(this.call(ref, IFACE.component, 'GetExtents', 'u', [COORDS_SCREEN]).then(([[x, y, width, height]]) => ({ x, y, width, height }))),
       orNull(this.children(ref)),
     ]));
@@ -226,7 +233,7 @@ export class TreeWalker {
     return matches ? new Set((matches[0] as Ref[]).map(([, objectPath]) => objectPath)) : null;
   }
 
-  /** For toolkits that do not answer GetAll, in GetAll's shape. */
+  /** For toolkits that cannot take GetAll, in GetAll's shape. */
   private async nameAndDescription(ref: Ref): Promise<Record<string, { value: unknown }>> {
     const [name, description] = await Promise.all([
       this.property(ref, IFACE.accessible, 'Name').catch(() => ''),
