@@ -156,7 +156,7 @@ export class ElementCache {
       candidates: hits.map(({ row, hit, strategy: how }) => {
         const box: Box = { x: hit.x, y: hit.y, width: row.width, height: row.height };
         return {
-          box, text: row.text ?? undefined, confidence: row.confidence, engine: row.engine, evidence: box,
+          box, text: row.text ?? undefined, confidence: row.confidence, engine: row.engine, evidence: box, ...(row.selector ? { selector: row.selector } : {}),
           reason: `cached (${how}, screen ${diffPercent}% different, crop similarity ${round(hit.score)}): ${row.reason}`,
         };
       }),
@@ -231,7 +231,7 @@ export class ElementCache {
     const groups = pending.map(({ partition, format, items }, g) => ({
       rows: items.map(({ candidate, box, crop }, item): NewEntry => ({
         cache_key: partition.key, description: partition.description, os: partition.os, resolution: partition.resolution, item,
-        ...box, text: candidate.text ?? null, confidence: candidate.confidence, engine: candidate.engine, reason: candidate.reason,
+        ...box, text: candidate.text ?? null, confidence: candidate.confidence, engine: candidate.engine, reason: candidate.reason, selector: candidate.selector ?? null,
         screen_hash: screens[g].hash, crop, created_at: new Date().toISOString(),
       })),
       screen: screens[g],

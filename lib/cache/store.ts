@@ -21,6 +21,7 @@ export interface CacheRow {
   confidence: number;
   engine: string;
   reason: string;
+  selector: string | null;
   screen_hash: string;
   crop: Buffer;
   crop_path: string | null;
@@ -117,8 +118,8 @@ export class CacheStore {
       const old = this.db.prepare('SELECT crop_path FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?');
       const clear = this.db.prepare('DELETE FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?');
       const save = this.db.prepare(`INSERT INTO cache_entries
-        (cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, screen_hash, crop, created_at, last_used_at, hits)
-        VALUES (@cache_key, @description, @os, @resolution, @item, @x, @y, @width, @height, @text, @confidence, @engine, @reason, @screen_hash, @crop, @created_at, @now, 0)
+        (cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, selector, screen_hash, crop, created_at, last_used_at, hits)
+        VALUES (@cache_key, @description, @os, @resolution, @item, @x, @y, @width, @height, @text, @confidence, @engine, @reason, @selector, @screen_hash, @crop, @created_at, @now, 0)
         RETURNING id`);
       const setPath = this.db.prepare('UPDATE cache_entries SET crop_path = ? WHERE id = ?');
       const ids = groups.map(({ rows, screen, cropPath }) => {
@@ -148,7 +149,7 @@ export class CacheStore {
   }
 
   list(key?: string): Omit<CacheRow, 'crop'>[] {
-    const columns = 'id, cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, screen_hash, crop_path, created_at, last_used_at, hits';
+    const columns = 'id, cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, selector, screen_hash, crop_path, created_at, last_used_at, hits';
     return (key
       ? this.db.prepare(`SELECT ${columns} FROM cache_entries WHERE cache_key = ? ORDER BY last_used_at DESC`).all(key)
       : this.db.prepare(`SELECT ${columns} FROM cache_entries ORDER BY last_used_at DESC`).all()) as Omit<CacheRow, 'crop'>[];

@@ -92,7 +92,7 @@ export class LocateRefusal extends Error {
 /** The capability a description needs. */
 export function neededCapability(query: Query): Capability {
   const picture = query.role === 'icon' || query.role === 'image';
-  if (query.text === null && query.relation === null) return picture ? 'icon' : 'visual';
+  if (query.text === null && query.relation === null && !query.column) return picture ? 'icon' : 'visual';
   // "the gear icon next to 'Alice'": the shape is the target, the text only the anchor.
   if (picture && query.text === null && query.visualWords.length) return 'icon';
   if (query.role === 'field' || query.role === 'dropdown' || query.role === 'checkbox' || query.role === 'radio') return 'label';

@@ -16,6 +16,8 @@ export interface Query {
   /** 1-based; -1 means the last one. */
   ordinal: number | null;
   relation: { kind: RelationKind; anchor: string } | null;
+  /** "in the 'City' column": the header of the column the element stands in. */
+  column?: string;
   hint: TypeHint;
   /** Words the description used beyond text and role (colours, shapes): things only a vision model sees. */
   visualWords: string[];
@@ -60,6 +62,7 @@ const RELATIONS: [RegExp, RelationKind][] = [
 const VISUAL = /\b(red|green|blue|yellow|orange|purple|pink|black|white|grey|gray|round|circular|square|big|large|small|tiny|colou?red|shaped|arrow|gear|cog|hamburger|magnifier|trash|bin|logo|avatar|star|heart|cross|plus|minus)\b/g;
 const FILLER = /\b(?:the|a|an|on|at|in|of|that|which|says|saying|reads|reading|labell?ed|called|named|with|text|one|element|ui)\b/g;
 const QUOTED = /'([^']+)'|"([^"]+)"|‘([^’]+)’|“([^”]+)”/g;
+const COLUMN = /\b(?:in|under) the (['"])(.+?)\1 column\b|\bin column (['"])(.+?)\3/i;
 
 const WRAPPED: [RegExp, TypeHint][] = [[/^the text "(.*)"$/i, 'text'], [/^the image "(.*)"$/i, 'image'], [/^the ui element "(.*)"$/i, 'ui']];
 
@@ -84,6 +87,13 @@ export function parseQuery(description: string): Query {
   }
   if (hint === 'text') return { description, text: stripQuotes(body), role: 'text', ordinal: null, relation: null, hint, visualWords: [] };
 
+  // "the cell in the 'City' column in the row of 'Ada'": the column is a second anchor, read first.
+  let column: string | undefined;
+  const columnMatch = COLUMN.exec(body);
+  if (columnMatch) {
+    column = columnMatch[2] ?? columnMatch[4];
+    body = `${body.slice(0, columnMatch.index)} ${body.slice(columnMatch.index + columnMatch[0].length)}`.replace(/\s+/g, ' ').trim();
+  }
   const quoted = [...body.matchAll(QUOTED)].map((m) => ({ text: m[1] ?? m[2] ?? m[3] ?? m[4], index: m.index! }));
   let lower = body.toLowerCase();
 
@@ -137,7 +147,8 @@ export function parseQuery(description: string): Query {
     text = trimFillers(rest) || null;
   }
   if (hint === 'image' && role === null) role = 'image';
-  return { description, text, role, ordinal, relation, hint, visualWords, ...(textWithOrdinal ? { textWithOrdinal } : {}) };
+  if (column && role === null) role = 'cell';
+  return { description, text, role, ordinal, relation, hint, visualWords, ...(textWithOrdinal ? { textWithOrdinal } : {}), ...(column ? { column } : {}) };
 }
 
 /** Control roles that may end a quoted text: the ones a label is seldom made of. */

@@ -6,7 +6,7 @@ import type { AiOptions } from '../config/options';
 import { VisionModelRequiredError } from '../config/errors';
 import { located } from './located';
 import { AgentClient } from '../sandbox/agent-client';
-import { ElementCache, Partition } from '../cache/element-cache';
+import { CacheLookup, ElementCache, Partition } from '../cache/element-cache';
 import { EngineChain } from '../locate/chain';
 import { LocateRefusal } from '../locate/engine';
 import { parseQuery, wrapDescription } from '../locate/query';
@@ -59,7 +59,7 @@ export class FindSession {
 
   async locate(request: LocateRequest): Promise<LocateResult> {
     const partition = this.partition(wrapDescription(request.description, request.type), request);
-    const lookup = partition ? (screen: Screen) => this.cache.lookup(partition, screen, this.thresholds(request)) : undefined;
+    const lookup = partition ? (screen: Screen) => this.confirmWithTree(this.cache.lookup(partition, screen, this.thresholds(request)), screen, request) : undefined;
     const modelCalls: ModelCall[] = [];
     const onModelCall = (call: ModelCall) => { modelCalls.push(call); };
     const outcome = await runFind({ chain: this.chain, capture: () => this.capture(), sandbox: this.agent, log: this.log, lookup, onModelCall }, request.description, request);
@@ -88,6 +88,21 @@ export class FindSession {
       modelCalls,
       aiResponse: outcome.candidate?.aiResponse ?? modelCalls.at(-1)?.answer ?? null,
     };
+  }
+
+  /**
+   * A cached element the tree found is checked against the tree when the
+   * screen changed a little: still there, with its name, where the cache says.
+   * An unchanged screen needs no check.
+   */
+  private async confirmWithTree(lookup: CacheLookup, screen: Screen, request: LocateRequest): Promise<CacheLookup> {
+    const cached = lookup.candidate;
+    if (!cached?.selector || cached.engine !== 'a11y' || !lookup.info.diffPercent) return lookup;
+    const tree = this.chain.engines.find((e) => e.name === 'a11y');
+    if (!tree?.verify) return lookup;
+    const verdict = await tree.verify(this.context(screen, request), cached, parseQuery(wrapDescription(request.description, request.type)));
+    if (verdict.ok) return { ...lookup, candidate: { ...cached, reason: `${cached.reason}; ${verdict.reason}` } };
+    return { ...lookup, candidate: null, info: { ...lookup.info, hit: false, strategy: 'miss' } };
   }
 
   async locateAll(request: LocateRequest): Promise<LocateAllResult> {

@@ -49,7 +49,7 @@ export interface FindInputs {
   sandbox: SandboxHandle | null;
   log: (line: string) => void;
   /** The element cache, consulted before the engines on every look. */
-  lookup?: (screen: Screen) => CacheLookup;
+  lookup?: (screen: Screen) => CacheLookup | Promise<CacheLookup>;
   /** Told of every vision-model call. */
   onModelCall?: (call: ModelCall) => void;
 }
@@ -83,7 +83,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       lastAttemptAt = Date.now();
       lastScreen = screen;
       if (lookup) {
-        cache = lookup(screen);
+        cache = await lookup(screen);
         if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
       }
       try {

@@ -91,6 +91,8 @@ const MIGRATIONS = [
      engine TEXT
    );
    CREATE INDEX command_analytics_run ON command_analytics (run_id, started_at);`,
+  // An element found in the accessibility tree keeps its address there, to check a cached box against the tree.
+  `ALTER TABLE cache_entries ADD COLUMN selector TEXT;`,
 ];
 
 export function dbPath(stateDir: string): string {

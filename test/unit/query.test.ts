@@ -64,3 +64,15 @@ test('a role word that ends the only quoted text names the control', () => {
   assert.deepEqual([parse("the 'Add button' link").text, parse("the 'Add button' link").role], ['Add button', 'link']);
   assert.deepEqual([parse("'button'").text, parse("'button'").role], ['button', null]);
 });
+
+test('a column is a second anchor: "in the \'City\' column"', () => {
+  const cell = parseQuery("the cell in the 'City' column in the row of 'Grace Hopper'");
+  assert.equal(cell.column, 'City');
+  assert.equal(cell.role, 'cell');
+  assert.equal(cell.text, null);
+  assert.deepEqual(cell.relation, { kind: 'row', anchor: 'Grace Hopper' });
+  const london = parseQuery("the 'London' cell in column \"City\"");
+  assert.equal(london.text, 'London');
+  assert.equal(london.column, 'City');
+  assert.equal(parseQuery("the 'Save' button").column, undefined);
+});

@@ -1,6 +1,6 @@
 import type { A11yNode } from '../../types/a11y';
 import type { Candidate } from '../../types/locate';
-import { distance, readingOrder } from '../geometry';
+import { distance, horizontalOverlap, readingOrder } from '../geometry';
 import { Query } from '../query';
 import { holdsRelation, sameBox } from '../relations';
 import { normalise, similarity, threshold } from '../text-match';
@@ -70,7 +70,11 @@ export class TreeMatcher {
   locate(query: Query, all = false): Candidate[] {
     const anchor = query.relation ? this.anchor(query.relation.anchor) : null;
     if (query.relation && !anchor) return [];
-    let matches = query.text !== null ? this.byText(query) : this.byRelationOnly(query, anchor!);
+    if (query.text === null && !query.relation && !query.column) return [];
+    const header = query.column ? this.anchor(query.column) : null;
+    if (query.column && !header) return [];
+    let matches = query.text !== null ? this.byText(query) : this.byRelationOnly(query, anchor ?? header!);
+    if (header) matches = matches.filter((m) => m.node !== header && this.sameColumn(m.node, header));
     if (anchor && query.relation) {
       matches = matches
         .filter((m) => !sameBox(m.node.box, anchor.box) && this.related(m.node, anchor, query.relation!.kind))
@@ -116,7 +120,7 @@ export class TreeMatcher {
   /** "the button right of 'Export'": every node of the role that stands there. */
   private byRelationOnly(query: Query, anchor: A11yNode): NodeMatch[] {
     return this.nodes.filter((n) => n !== anchor && fitsRole(n, query.role) && (query.role !== null || isControl(n)))
-      .map((node) => ({ node, score: 1, via: `its place ${query.relation!.kind} '${anchor.name}'` }));
+      .map((node) => ({ node, score: 1, via: query.relation ? `its place ${query.relation.kind} '${anchor.name}'` : `the '${anchor.name}' column` }));
   }
 
   private nearestControl(label: A11yNode, role: Query['role']): A11yNode | null {
@@ -135,10 +139,18 @@ export class TreeMatcher {
     return holdsRelation(node.box, anchor.box, kind);
   }
 
+  /** Under a column's header: by the table's own column numbers where it has them, by the layout otherwise. */
+  private sameColumn(node: A11yNode, header: A11yNode): boolean {
+    const a = this.cellOf(header);
+    const b = this.cellOf(node);
+    if (a && b && a.table === b.table) return a.column === b.column;
+    return node.box.y >= header.box.y + header.box.height - 4 && horizontalOverlap(node.box, header.box) > 0.3;
+  }
+
   /** The table cell a node sits in (itself or an ancestor), with its table. */
-  private cellOf(node: A11yNode): { row: number; table: string | null } | null {
+  private cellOf(node: A11yNode): { row: number; column: number; table: string | null } | null {
     for (let at: A11yNode | undefined = node; at; at = at.parent ? this.byPath.get(at.parent) : undefined) {
-      if (at.cell) return { row: at.cell.row, table: this.tableOf(at) };
+      if (at.cell) return { ...at.cell, table: this.tableOf(at) };
     }
     return null;
   }

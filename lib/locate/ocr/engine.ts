@@ -56,16 +56,21 @@ export class OcrEngine implements LocateEngine {
       : asked;
     const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor) : null;
     if (query.relation && !anchor) return [];
+    const header = query.column ? await this.bestMatch(analysis, query.column) : null;
+    if (query.column && !header) return [];
+    // Without a text of its own, the element is found from where it stands: the anchor, else under the column's header.
+    const near = anchor ?? header;
+    const kind = query.relation?.kind ?? 'below';
 
     let candidates: Candidate[];
     if (query.text === null && (query.role === 'field' || query.role === 'dropdown')) {
       // "the field below 'Email address'": the control is found from the anchor alone.
-      const direction = query.relation!.kind === 'below' ? 'below' : query.relation!.kind === 'right-of' ? 'right' : 'auto';
-      const face = fieldNear(analysis.grey, anchor!.box, direction);
-      candidates = face ? [this.candidate(face, anchor!, `the input ${query.relation!.kind} '${anchor!.text}'`, 1)] : [];
+      const direction = kind === 'below' ? 'below' : kind === 'right-of' ? 'right' : 'auto';
+      const face = fieldNear(analysis.grey, near!.box, direction);
+      candidates = face ? [this.candidate(face, near!, `the input ${kind} '${near!.text}'`, 1)] : [];
     } else if (query.text === null) {
       // "the button right of 'Export'": whatever text stands there, as the control it belongs to.
-      candidates = phrases(analysis.lines, anchor!.box).map((p) => this.toControl(analysis, p, query)).filter((c): c is Candidate => c !== null);
+      candidates = phrases(analysis.lines, near!.box).map((p) => this.toControl(analysis, p, query)).filter((c): c is Candidate => c !== null);
       if (query.role === 'button') candidates = candidates.filter((c) => /control around/.test(c.reason));
     } else {
       let matches = findText(analysis.lines, query.text);
@@ -73,7 +78,9 @@ export class OcrEngine implements LocateEngine {
       if (query.role && WHOLE_LABEL_ROLES.includes(query.role)) matches = matches.filter((m) => m.standalone);
       candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
     }
+    if (header) candidates = candidates.filter((c) => underColumn(c.box, header.box));
     if (anchor && query.relation) candidates = relate(candidates, anchor.box, query.relation.kind);
+    else if (header && query.text === null) candidates = relate(candidates, header.box, 'below');
 
     // findAll and ordinals count the matches about as good as the best one, in reading
     // order: with five 'Remove' buttons on screen, the word 'removed' in a notice is no sixth.
@@ -169,6 +176,11 @@ export class OcrEngine implements LocateEngine {
       reason: `${reason} (read '${match.text}', similarity ${match.score.toFixed(2)})`, evidence: match.box,
     };
   }
+}
+
+/** Below a column's header and about as far across: cells align left, right or centred under it. */
+function underColumn(box: Box, header: Box): boolean {
+  return box.y >= bottom(header) - 4 && Math.abs(centerX(box) - centerX(header)) < Math.max(header.width, box.width) * 0.75;
 }
 
 function normalisedIncludes(read: string, wanted: string): boolean {
