@@ -1,6 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'path';
+import { execFile } from 'child_process';
+import { promisify } from 'util';
 import { Client, Element } from '../../lib/sdk';
 import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';
@@ -77,6 +79,20 @@ test('text drawn on a canvas has no tree: OCR answers on the same page', async (
   const drawn = await client.find('Canvas total: 42');
   assert.equal(drawn.engine, 'ocr');
   assert.ok(drawn.x! > 20 && drawn.y! > 200, JSON.stringify(drawn.boundingBox));
+});
+
+test('glance a11y dump and glance locate --engine a11y look at the running sandbox', async () => {
+  const glance = (...args: string[]) => promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), ...args],
+    { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, GLANCE_STATE_DIR: state.stateDir }, timeout: 60_000 });
+  const id = client.getInstance()!.instanceId;
+  const dump = (await glance('a11y', 'dump', '--sandbox', id)).stdout;
+  assert.match(dump, new RegExp(`^sandbox ${id}: \\d+ visible elements`));
+  assert.match(dump, /push button "Search" .*\d+,\d+ 36x36/);
+  assert.match(dump, /entry "Email"/);
+  const located = JSON.parse((await glance('locate', "the 'Search' button", '--engine', 'a11y', '--sandbox', id, '--json')).stdout);
+  assert.equal(located.found, true);
+  assert.match(located.selector, /role=button\[name="Search"\]/);
+  await assert.rejects(glance('a11y', 'dump', '--sandbox', 'sbx-nope'), /No running sandbox 'sbx-nope'/);
 });
 
 test('a hung program does not hold up a find beyond the tree\'s bound', async () => {
