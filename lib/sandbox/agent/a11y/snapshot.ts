@@ -27,6 +27,7 @@ export interface SnapshotOptions {
 export const SNAPSHOT_DEFAULTS = { deadlineMs: 1000, maxNodes: 5000, appIdleMs: 300 } as const;
 /** The shorter patience for an application that hung last time, so that it does not cost every snapshot the full wait. */
 const HUNG_AGAIN_IDLE_MS = 100;
+const MAX_KNOWN_ROLES = 50_000;
 
 export interface ScreenSource {
   readonly width: number;
@@ -40,6 +41,8 @@ export class A11yReader {
   private readonly hung = new Set<string>();
   /** What each application was called when it last answered, by bus name: a hung one is named the same. */
   private readonly labels = new Map<string, string>();
+  /** Each application's roles by object path (see WalkOptions.roles), by bus name. */
+  private readonly roles = new Map<string, Map<string, string>>();
 
   constructor(private readonly sessionBusAddress: string | undefined, private readonly screen: ScreenSource) {}
 
@@ -67,10 +70,11 @@ export class A11yReader {
   /** Applications come and go with their bus names; what is kept about them goes with them. */
   private forgetGone(apps: Ref[]): void {
     const present = new Set(apps.map(([busName]) => busName));
-    for (const busName of [...this.hung, ...this.labels.keys()]) {
+    for (const busName of [...this.hung, ...this.labels.keys(), ...this.roles.keys()]) {
       if (present.has(busName)) continue;
       this.hung.delete(busName);
       this.labels.delete(busName);
+      this.roles.delete(busName);
     }
   }
 
@@ -102,11 +106,15 @@ export class A11yReader {
     const pid = await bus.pidOf(busName);
     const occlusion = new Occlusion(stack, pid);
     const watchdog = new Watchdog(this.hung.has(busName) ? Math.min(idleMs, HUNG_AGAIN_IDLE_MS) : idleMs, deadline);
+    let roles = this.roles.get(busName);
+    // Objects come and go; past this many, start over rather than keep the dead ones.
+    if (!roles || roles.size > MAX_KNOWN_ROLES) this.roles.set(busName, (roles = new Map()));
     try {
       const tree = await new TreeWalker(bus, app, budget, {
         expired: watchdog.expired,
         alive: () => watchdog.feed(),
         hidden: (node) => occlusion.hidesAll(node),
+        roles,
       }).walk();
       this.hung.delete(busName);
       const label = tree.name || processName(pid) || busName;

@@ -53,6 +53,12 @@ export interface WalkOptions {
   alive(): void;
   /** True for a node that is surely hidden, subtree and all (under another window). */
   hidden(node: RawNode): boolean;
+  /**
+   * The application's roles by object path, kept from one snapshot to the
+   * next: an object keeps its role while it lives (a page that changes an
+   * element's role gets a new object), and a find asks again and again.
+   */
+  roles: Map<string, string>;
 }
 
 export class OutOfTime extends Error {}
@@ -158,7 +164,7 @@ export class TreeWalker {
       return;
     }
     const answers = await this.answered(Promise.all([
-      this.call(ref, IFACE.accessible, 'GetRole').then(([role]) => roleName(role)),
+      this.role(ref),
       this.oneCallProperties
         ? this.call(ref, IFACE.properties, 'GetAll', 's', [IFACE.accessible]).then(([all]) => all, () => this.nameAndDescription(ref))
         : this.nameAndDescription(ref),
@@ -231,6 +237,15 @@ export class TreeWalker {
     const rule = [showing, MATCH_ALL, {}, MATCH_ALL, [], MATCH_ALL, [], MATCH_ALL, false];
     const matches = await this.answered(this.call(ref, IFACE.collection, 'GetMatches', '(aiia{ss}iaiiasib)uib', [rule, SORT_CANONICAL, 0, false]));
     return matches ? new Set((matches[0] as Ref[]).map(([, objectPath]) => objectPath)) : null;
+  }
+
+  private async role(ref: Ref): Promise<string> {
+    const known = this.options.roles.get(ref[1]);
+    if (known) return known;
+    const [role] = await this.call(ref, IFACE.accessible, 'GetRole');
+    const name = roleName(role);
+    this.options.roles.set(ref[1], name);
+    return name;
   }
 
   /** For toolkits that cannot take GetAll, in GetAll's shape. */
