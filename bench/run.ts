@@ -3,6 +3,7 @@ import { locateBench } from './locate/accuracy';
 import { cacheBench } from './cache';
 import { cucumberBench } from './cucumber';
 import { visionBench } from './vision';
+import { a11yBench } from './a11y';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json. */
@@ -12,6 +13,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   cache: cacheBench,
   cucumber: cucumberBench,
   vision: visionBench,
+  a11y: a11yBench,
 };
 
 async function main(): Promise<void> {
