@@ -52,7 +52,7 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): P
 
 /** The parts of dbus-next's MessageBus that the fast call path uses: replies still arrive through dbus-next. */
 interface BusInternals {
-  _connection: NodeJS.EventEmitter & { stream: NodeJS.WritableStream & { writable: boolean; cork(): void; uncork(): void } };
+  _connection: NodeJS.EventEmitter & { stream: NodeJS.WritableStream & { writable: boolean } };
   _methodReturnHandlers: Record<number, (reply: Message) => void>;
   newSerial(): number;
   name: string | null;
@@ -60,7 +60,8 @@ interface BusInternals {
 
 export class AccessibilityBus {
   private open = true;
-  private corked = false;
+  /** Encoded calls waiting for the next write. */
+  private outgoing: Buffer[] = [];
   private readonly internals: BusInternals;
 
   private constructor(private readonly bus: MessageBus) {
@@ -115,17 +116,17 @@ export class AccessibilityBus {
         if (reply.type === MessageType.ERROR) reject(new DBusError(reply.errorName, reply.body[0], reply));
         else resolve(reply.body);
       };
-      // The calls made while the replies of one turn of the event loop are read leave in one write, not one system call each.
-      if (!this.corked) {
-        this.corked = true;
-        stream.cork();
-        setImmediate(() => {
-          this.corked = false;
-          stream.uncork();
-        });
-      }
-      stream.write(data);
+      // The calls made while one turn of the event loop reads replies leave in one write: a system call each would cost more than the calls.
+      this.outgoing.push(data);
+      if (this.outgoing.length === 1) setImmediate(() => this.flush());
     });
+  }
+
+  private flush(): void {
+    const batch = this.outgoing.length === 1 ? this.outgoing[0] : Buffer.concat(this.outgoing);
+    this.outgoing = [];
+    const { stream } = this.internals._connection;
+    if (stream.writable) stream.write(batch);
   }
 
   /** A property through org.freedesktop.DBus.Properties.Get, unwrapped from its variant. */
