@@ -1,14 +1,15 @@
-import fs from 'fs';
 import { stepsFor } from './define';
+import { evidenceAttachment, STEP_EVIDENCE } from '../lib/report/step-evidence';
 
-// When: evidence for the report.
+// When: evidence for the report. The picture is a file under
+// .glance/screenshots/; the report stores it once and shows it scaled.
 
 const step = stepsFor('When');
 
 step('I take a screenshot', async function () {
-  this.attach(fs.readFileSync(await this.client.screenshot()), 'image/png');
+  this.attach(evidenceAttachment({ kind: 'picture', title: 'screenshot', picture: await this.client.screenshot() }), STEP_EVIDENCE);
 });
 
 step('I take a screenshot named {quoted}', async function ([name]) {
-  this.attach(fs.readFileSync(await this.client.screenshot(name)), 'image/png');
+  this.attach(evidenceAttachment({ kind: 'picture', title: name, picture: await this.client.screenshot(name) }), STEP_EVIDENCE);
 });

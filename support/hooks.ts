@@ -2,8 +2,7 @@ import path from 'path';
 import { cucumber, ITestCaseHookParameter } from './cucumber-api';
 import { Client } from '../lib/client/client';
 import { fileCacheKey } from '../lib/client/cache-key';
-import { drawBoxes } from '../lib/image/overlay';
-import { encodePng } from '../lib/image/pixels';
+import { bestCandidate, evidenceAttachment, STEP_EVIDENCE } from '../lib/report/step-evidence';
 import { GlanceWorld } from './world';
 import { sessionFactsText } from '../lib/report/session-facts';
 import { addUsage, noUsage, UsageTotals, usageText } from '../lib/report/model-usage';
@@ -70,14 +69,30 @@ BeforeStep(function (this: GlanceWorld, { pickleStep, gherkinDocument }) {
   this.client?.setTestLine(stepLine(gherkinDocument, pickleStep.astNodeIds[0]) ?? null);
 });
 
-AfterStep(async function (this: GlanceWorld, { result }) {
+// A failed step shows the screen it failed on (where the scenario last acted
+// boxed in amber, the failed find's best candidate in red), what it looked for
+// and what was there instead; with autoScreenshots every step shows its screen.
+AfterStep(async function (this: GlanceWorld, { result, pickleStep }) {
   if (!this.client?.getInstance()) return;
-  const failed = result.status === Status.FAILED;
-  if (!failed && !this.settings.client.autoScreenshots) return;
-  const screen = await this.client.captureScreen();
-  const marks = failed && this.lastFind?.boundingBox ? [{ box: this.lastFind.boundingBox, colour: [230, 30, 30] as [number, number, number] }] : [];
-  this.attach(await encodePng(drawBoxes(screen, marks)), 'image/png');
+  if (result.status === Status.FAILED) {
+    const at = Date.now();
+    const find = this.lastFind;
+    const missed = find && !find.found() ? find : null;
+    const best = missed ? bestCandidate(missed.reason) : null;
+    const acted = this.lastFound?.boundingBox ?? null;
+    const boxes = [...(acted ? [{ box: acted, colour: LAST_ACTED }] : []), ...(best ? [{ box: best, colour: MISSED }] : [])];
+    this.attach(evidenceAttachment({
+      kind: 'failure', at, error: (result.message ?? 'failed').split('\n')[0], picture: await this.client.reportPicture('failed', boxes),
+      lookedFor: missed?.description ?? null, best, lastActed: acted ? { description: this.lastFound!.description, box: acted } : null,
+      seenInstead: /seen instead: (.+)/.exec(missed?.reason ?? '')?.[1] ?? null,
+    }), STEP_EVIDENCE);
+  } else if (this.settings.client.autoScreenshots) {
+    this.attach(evidenceAttachment({ kind: 'picture', title: `after '${pickleStep.text}'`, picture: await this.client.reportPicture('after step') }), STEP_EVIDENCE);
+  }
 });
+
+const LAST_ACTED: [number, number, number] = [255, 150, 0];
+const MISSED: [number, number, number] = [230, 30, 30];
 
 After(async function (this: GlanceWorld, { result, pickle, gherkinDocument }) {
   if (!this.client) return;
@@ -103,6 +118,9 @@ After(async function (this: GlanceWorld, { result, pickle, gherkinDocument }) {
     // Always: no sandbox is left without its keepAlive, whatever failed above.
     await this.client.disconnect();
   }
+  // The scenario's dashcam clip, finished by disconnect().
+  const clip = this.client.getRecording();
+  if (clip) this.attach(evidenceAttachment({ kind: 'clip', ...clip }), STEP_EVIDENCE);
 });
 
 AfterAll(async () => {

@@ -5,6 +5,15 @@ import { Element } from '../lib/client/element';
 import { InvalidOptionError } from '../lib/config/errors';
 import { GlanceParameters, ScenarioSettings } from './settings';
 import { StepFindOptions } from '../steps/phrase';
+import { bestCandidate, evidenceAttachment, STEP_EVIDENCE } from '../lib/report/step-evidence';
+
+/** A located element's box in the report's pictures; a missed one's best candidate is red. */
+const FOUND_COLOUR: [number, number, number] = [20, 170, 60];
+
+/** The engines a failed find tried, from its reason's `tried:` line. */
+function triedEngines(reason: string | null): string {
+  return /tried: (.+?) engine/.exec(reason ?? '')?.[1] ?? 'none';
+}
 
 /**
  * One Client per scenario. Custom steps use `this.client`; Glance's own steps
@@ -18,6 +27,8 @@ export class GlanceWorld extends cucumber.World<GlanceParameters> {
   lastOutput: string | null = null;
   /** The last element a step located (or failed to), drawn on a failure screenshot. */
   lastFind: Element | null = null;
+  /** The last element a step did locate: where the scenario last acted, drawn on a failure screenshot. */
+  lastFound: Element | null = null;
 
   constructor(options: IWorldOptions<GlanceParameters>) {
     super(options);
@@ -43,21 +54,27 @@ export class GlanceWorld extends cucumber.World<GlanceParameters> {
     return new URL(raw, this.settings.baseUrl.endsWith('/') ? this.settings.baseUrl : `${this.settings.baseUrl}/`).href;
   }
 
-  /** Locates an element for a step, with the scenario's defaults and the step's suffixes, and reports what was found. */
+  /**
+   * Locates an element for a step, with the scenario's defaults and the
+   * step's suffixes, and attaches what the report shows of it: the screen with
+   * the located box (or the best candidate), the engine, the cache and the time.
+   */
   async locate(description: string, options: StepFindOptions = {}): Promise<Element> {
     const started = performance.now();
     const element = await this.client.find(description, { zoom: this.settings.zoom, ...options });
     this.lastFind = element;
+    if (element.found()) this.lastFound = element;
     const ms = Math.round(performance.now() - started);
     const cache = element.cache;
-    this.attach([
-      `find '${description}': ${element.found() ? 'found' : 'not found'} in ${ms} ms`,
-      element.found()
-        ? `  engine ${element.engine}, confidence ${element.confidence}, box ${element.x},${element.y} ${element.width}x${element.height}, click point ${element.centerX},${element.centerY}`
-        : `  ${element.reason?.split('\n').slice(1).join('\n  ')}`,
-      `  cache: ${cache.hit ? `hit (${cache.strategy}, screen ${cache.diffPercent}% different)` : 'miss'}`,
-      element.found() ? `  why: ${element.reason}` : '',
-    ].filter(Boolean).join('\n'), 'text/plain');
+    const box = element.found() ? element.boundingBox : bestCandidate(element.reason);
+    const picture = element.found()
+      ? await this.client.reportPicture(description, box ? [{ box, colour: FOUND_COLOUR }] : [])
+      : element.debugScreenshot;
+    this.attach(evidenceAttachment({
+      kind: 'find', description, found: element.found(), engine: element.engine ?? triedEngines(element.reason), ms,
+      cache: { hit: cache.hit, strategy: cache.strategy, diffPercent: cache.diffPercent },
+      confidence: element.confidence, box, reason: element.reason, picture,
+    }), STEP_EVIDENCE);
     return element;
   }
 

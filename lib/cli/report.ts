@@ -7,6 +7,6 @@ export async function reportCommand(args: string[]): Promise<number> {
   const { flags } = parseFlags(args);
   const jsonDir = path.resolve(typeof flags.json === 'string' ? flags.json : path.join('reports', 'json'));
   const reportPath = path.resolve(typeof flags.out === 'string' ? flags.out : 'reports');
-  console.log(`report: ${writeHtmlReport({ jsonDir, reportPath })}`);
+  console.log(`report: ${await writeHtmlReport({ jsonDir, reportPath })}`);
   return 0;
 }

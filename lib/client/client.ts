@@ -4,7 +4,7 @@ import dotenv from 'dotenv';
 import { AssertOptions, ClientOptions, ConnectOptions, FindAllOptions, FindOptions, resolveClientOptions, ResolvedClientOptions } from '../config/options';
 import { AuthError, InvalidOptionError } from '../config/errors';
 import { show } from '../config/validate';
-import type { Screen } from '../types/screen';
+import type { Box, Screen } from '../types/screen';
 import type { AgentClient } from '../sandbox/agent-client';
 import { LocalService } from '../service/local-service';
 import { SandboxInstance, Service } from '../service/service';
@@ -25,6 +25,9 @@ export type { Recording } from './dashcam';
 export type { AiUsageEvent, FindResult } from './finder';
 export { PIXELS_PER_WHEEL_CLICK } from './actions';
 export { DEBUG_KEEP_ALIVE_MS } from './session';
+
+/** Report pictures are scaled down to this width: plenty to read a UI, a tenth of the bytes. */
+export const REPORT_PICTURE_WIDTH = 1024;
 
 /**
  * The Glance client (interface spec 2.1): authenticates, opens or rejoins a
@@ -234,6 +237,28 @@ export class Client {
 
   /** Sleeps for `ms` milliseconds. */
   wait(ms: number): Promise<void> { return this.actions.wait(ms); }
+
+  /**
+   * A picture of the screen as it is now, for a report: a JPEG at most
+   * REPORT_PICTURE_WIDTH px wide, with `boxes` drawn on it (red unless a
+   * colour is given), in the test's screenshot folder. The screen is captured
+   * now and encoded off the hot path: the file is there once disconnect()
+   * has finished (or flushScreenshots()). Returns its path.
+   */
+  async reportPicture(label: string, boxes: { box: Box; colour?: [number, number, number] }[] = []): Promise<string> {
+    const site = callSite();
+    const screen = await this.actions.captureScreen();
+    const file = this.runner.screenshots.pathFor('screen', 'report', label, site, 'jpg');
+    await this.runner.encoder.write(file, screen, {
+      format: 'jpeg', maxWidth: REPORT_PICTURE_WIDTH, boxes: boxes.map(({ box, colour }) => ({ box, colour: colour ?? [230, 30, 30] })),
+    });
+    return file;
+  }
+
+  /** Waits until every screenshot and report picture handed over so far is on disk. */
+  flushScreenshots(): Promise<void> {
+    return this.runner.flushScreenshots();
+  }
 
   /** The screen as raw pixels, for custom checks. */
   captureScreen(): Promise<Screen> { return this.actions.captureScreen(); }

@@ -72,6 +72,8 @@ export class Element {
   /** Why the engine chose this box (or why nothing was found). */
   get reason(): string | null { return this.#details.located?.reason ?? this.#details.notFound; }
   get engine(): string | null { return this.#details.located?.engine ?? null; }
+  /** For an element not found: the screenshot with the best candidate drawn, when one was written. */
+  get debugScreenshot(): string | null { return this.#details.debugScreenshot; }
   /** The vision model's answer, as it wrote it, when a model located (or failed to locate) the element. */
   get aiResponse(): string | null { return this.#details.aiResponse ?? null; }
   get cache(): CacheInfo { return { ...this.#details.cache }; }

@@ -26,7 +26,7 @@ function drawBoxes(rgba: Buffer, width: number, height: number, job: EncodeJob):
     const value = 0xff000000 | (colour[2] << 16) | (colour[1] << 8) | colour[0];
     const words = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
     const paint = (x: number, y: number) => { if (x >= 0 && y >= 0 && x < width && y < height) words[y * width + x] = value; };
-    for (let t = 0; t < 3; t++) {
+    for (let t = 0; t < 4; t++) {
       for (let x = box.x - t; x <= box.x + box.width + t; x++) { paint(x, box.y - t); paint(x, box.y + box.height + t); }
       for (let y = box.y - t; y <= box.y + box.height + t; y++) { paint(box.x - t, y); paint(box.x + box.width + t, y); }
     }

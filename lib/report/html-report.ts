@@ -4,6 +4,8 @@ import path from 'path';
 import { collectSessionFacts, CucumberJsonFeature } from './session-facts';
 import { describeUsage, sumUsage } from './model-usage';
 import { InvalidOptionError } from '../config/errors';
+import { MediaStore } from './media';
+import { enrichFeatures, JsonFeature } from './enrich';
 
 export interface ReportOptions {
   /** Folder of Cucumber JSON files (the `json:` formatter's output). */
@@ -14,11 +16,14 @@ export interface ReportOptions {
 
 /**
  * Writes the HTML report a product owner reads: features, scenarios and
- * durations, the screenshots and find details the steps attached, and as
- * metadata the OS, resolution and locate engine the scenarios ran with and
- * the Node and Glance versions. Returns the path of index.html.
+ * durations; for each find step the screen it looked at with the box, the
+ * engine, the cache and the time; for a failed step what was looked for,
+ * what was seen instead and the dashcam clip at that moment; and as metadata
+ * the OS, resolution and locate engine the scenarios ran with, the vision
+ * model's usage, and the Node and Glance versions. Pictures and clips are
+ * files in `media/`, each stored once. Returns the path of index.html.
  */
-export function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): string {
+export async function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): Promise<string> {
   const files = fs.existsSync(jsonDir) ? fs.readdirSync(jsonDir).filter((f) => f.endsWith('.json')) : [];
   if (!files.length) {
     throw new InvalidOptionError('jsonDir', `No Cucumber JSON in ${jsonDir}. Run the features with a 'json:${path.join(jsonDir, 'cucumber.json')}' format first (npm run features does).`);
@@ -28,6 +33,8 @@ export function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): string 
   // Each feature's metadata says what its own scenarios ran with; the reporter reads it from the JSON.
   const parsed = files.map((file) => JSON.parse(fs.readFileSync(path.join(jsonDir, file), 'utf8')) as CucumberJsonFeature[]);
   const runUsage = describeUsage(sumUsage(parsed.flat()));
+  const media = new MediaStore(reportPath);
+  for (const features of parsed) await enrichFeatures(features as JsonFeature[], media);
   const withMetadata = parsed.map((features) => features.map((feature) => {
     const facts = collectSessionFacts([feature]);
     const list = (key: string) => [...(facts.get(key) ?? ['not recorded'])].join(', ');

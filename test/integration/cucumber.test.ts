@@ -6,7 +6,9 @@ import path from 'path';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../../lib/sandbox/agent/launcher';
 import { openDb } from '../../lib/store/db';
+import sharp from 'sharp';
 import { CUCUMBER_BIN as cucumberBin, REPO_ROOT, testState } from '../helpers/glance';
+import { STEP_EVIDENCE } from '../../lib/report/step-evidence';
 
 // The example features, run as a QA engineer runs them, and the report a
 // product owner reads, opened in a real browser.
@@ -26,7 +28,7 @@ function cacheEntries(): number {
 
 after(() => fs.rmSync(path.join(state.stateDir), { recursive: true, force: true }));
 
-test('the expected failure says what was looked for and what was seen, and writes no cache entry', () => {
+test('the expected failure says what was looked for and what was seen, writes no cache entry, and its report shows the picture, the boxes and the clip at that moment', async () => {
   const json = path.join(state.stateDir, 'failure.json');
   // The default profile leaves @expected-failure out; GLANCE_TAGS picks it instead.
   const run = spawnSync(process.execPath, [cucumberBin, 'features/expected-failure.feature', '--format', `json:${json}`],
@@ -45,9 +47,68 @@ test('the expected failure says what was looked for and what was seen, and write
   assert.match(failed.name, /Order confirmed/);
   assert.match(failed.result.error_message, /Element not found: 'Order confirmed'/);
   assert.match(failed.result.error_message, /seen instead: .*'Payment declined'/);
-  assert.ok(failed.embeddings.some((e: any) => e.mime_type === 'image/png'), 'the failed step has a screenshot');
+  const failure = evidence(failed).find((e) => e.kind === 'failure');
+  assert.ok(failure && fs.existsSync(failure.picture), 'the failed step has its screen');
+  assert.equal(failure.lookedFor, "'Order confirmed'");
   assert.equal(cacheEntries(), 0, 'a failed scenario commits nothing to the cache');
+
+  // The report explains the failure: its picture with the boxes, and the dashcam clip at that moment.
+  const reportDir = path.join(state.stateDir, 'failure-report');
+  fs.mkdirSync(path.join(reportDir, 'json'), { recursive: true });
+  fs.copyFileSync(json, path.join(reportDir, 'json', 'cucumber.json'));
+  const report = spawnSync(process.execPath, ['bin/glance.js', 'report', '--json', path.join(reportDir, 'json'), '--out', reportDir], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+  assert.equal(report.status, 0, report.stderr);
+  const browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`file://${path.join(reportDir, 'index.html')}`);
+    await page.click('text=What a failure looks like');
+    await page.waitForSelector('text=The payment goes through');
+    await page.click('text=The payment goes through');
+    const info = page.locator('a:has-text("Show Info")');
+    for (let i = 0; i < await info.count(); i++) await info.nth(i).click();
+    const shown = await page.$eval('img.glance-failure-picture', (img: any) => ({
+      src: img.getAttribute('src'), width: img.naturalWidth, visible: img.getBoundingClientRect().width > 0, boxes: img.dataset.boxes,
+    }));
+    assert.ok(shown.visible && shown.width === 1024, `the failure picture is shown, scaled (${JSON.stringify(shown)})`);
+    const text = await page.textContent('.glance-failure');
+    assert.match(text!, /Looked for: 'Order confirmed'/);
+    assert.match(text!, /Seen instead: .*'Pay now'/);
+    assert.match(text!, /Last located, in amber: 'Pay now'/);
+    // The amber box around 'Pay now' is drawn on the stored picture, where the data says.
+    const [x, y, w] = shown.boxes.split(';')[0].split(',').map(Number);
+    const scale = 1024 / 1366;
+    const { data, info: meta } = await sharp(path.resolve(path.dirname(page.url().replace('file://', '')), shown.src)).raw().toBuffer({ resolveWithObject: true });
+    const amber = [0.25, 0.5, 0.75].filter((f) => {
+      const px = Math.round((x + w * f) * scale);
+      return [-1, 0, 1].some((dy) => {
+        const i = ((Math.round(y * scale) + dy - 1) * meta.width + px) * meta.channels;
+        return data[i] > 200 && data[i + 1] > 100 && data[i + 1] < 200 && data[i + 2] < 90;
+      });
+    });
+    assert.equal(amber.length, 3, 'the top edge of the box is amber');
+    // The clip link opens the scenario's recording a little before the failure.
+    const href = await page.$eval('.glance-failure a.glance-clip', (a: any) => a.getAttribute('href'));
+    const match = /^\.\.\/media\/[0-9a-f]+\.mp4#t=([\d.]+)$/.exec(href);
+    assert.ok(match, href);
+    const seek = await page.evaluate((src: string) => new Promise<{ time: number; duration: number }>((resolve, reject) => {
+      const video = (globalThis as any).document.createElement('video');
+      video.muted = true;
+      video.onloadeddata = () => resolve({ time: video.currentTime, duration: video.duration });
+      video.onerror = () => reject(new Error('the clip does not play'));
+      video.src = src;
+    }), href);
+    assert.ok(seek.duration > Number(match![1]), `the clip (${seek.duration} s) holds the moment (${match![1]} s)`);
+    assert.ok(Math.abs(seek.time - Number(match![1])) < 0.6, `the link seeks to the moment (${seek.time} s)`);
+  } finally {
+    await browser.close();
+  }
 });
+
+/** The Glance evidence a step of the Cucumber JSON carries. */
+function evidence(step: any): any[] {
+  return (step.embeddings ?? []).filter((e: any) => e.mime_type === STEP_EVIDENCE).map((e: any) => JSON.parse(Buffer.from(e.data, 'base64').toString('utf8')));
+}
 
 test('the example features pass, and the report shows them with screenshots and metadata', async () => {
   // Two workers, as CI runs them: each has its own sandbox, screenshots and attachments.
@@ -77,10 +138,13 @@ test('the example features pass, and the report shows them with screenshots and 
     }
     await page.click('text=Sign up and log in');
     await page.waitForSelector('text=A new visitor signs up, then logs in');
-    const shots = await page.$$eval('img[src^="data:image/png"]', (imgs) => imgs.map((i) => (i as unknown as { src: string }).src.length));
-    assert.ok(shots.length >= 1 && shots.every((n) => n > 1000), `the feature page embeds screenshots (${shots.length})`);
+    // Pictures are files of the report, stored once, never inline.
+    const shots = await page.$$eval('img.glance-picture', (imgs) => imgs.map((i) => (i as unknown as { getAttribute(n: string): string }).getAttribute('src')));
+    assert.ok(shots.length >= 3 && shots.every((src) => /^\.\.\/media\/[0-9a-f]+\.jpg$/.test(src)), `the feature page shows the find steps' screens (${shots.length})`);
+    assert.doesNotMatch(await page.content(), /data:image\//);
     const text = await page.textContent('body');
-    assert.match(text!, /engine ocr, confidence/, 'find details are attached to the steps');
+    assert.match(text!, /find .*Full name.*: found by \w+ in \d+ ms · cache (hit|miss)/, 'each find step says what answered, the cache and the time');
+    assert.match(text!, /Dashcam: \d+:\d\d/, 'each scenario has its clip');
     assert.ok(!text!.includes(process.env.ACME_PASSWORD ?? 'correct-horse-battery'), 'the $ACME_PASSWORD secret is not in the report');
   } finally {
     await browser.close();
@@ -108,5 +172,8 @@ test('with autoScreenshots every step attaches its after-step screenshot', () =>
   const [result] = JSON.parse(fs.readFileSync(json, 'utf8'));
   const steps = result.elements[0].steps.filter((s: any) => !s.hidden && s.keyword.trim() !== 'Before' && s.keyword.trim() !== 'After');
   assert.equal(steps.length, 3);
-  for (const step of steps) assert.ok(step.embeddings?.some((e: any) => e.mime_type === 'image/png'), `'${step.name}' has its screenshot`);
+  for (const step of steps) {
+    const picture = evidence(step).find((e) => e.kind === 'picture');
+    assert.ok(picture && fs.existsSync(picture.picture), `'${step.name}' has its screenshot`);
+  }
 });

@@ -9,6 +9,10 @@ import { findChromium } from '../../lib/sandbox/agent/launcher';
 import { sleep, waitFor } from '../../lib/util/wait';
 import { newClient, testState } from '../helpers/glance';
 
+// Page code runs in the browser; the tests compile without the DOM's types.
+declare const document: any;
+declare const WebSocket: any;
+
 // The live preview: x11vnc, the WebSocket bridge, noVNC in a real browser, and
 // how each preview mode behaves where a browser can or cannot be opened.
 const state = testState();
@@ -85,10 +89,10 @@ test("preview 'ide': the URL goes to .glance/preview-url and the log, and the pa
     let matching = 0;
     await waitFor('the canvas to show the sandbox screen', async () => {
       const drawn = await page.evaluate((pts) => {
-        const canvas = document.querySelector('canvas') as HTMLCanvasElement | null;
+        const canvas = document.querySelector('canvas');
         if (!canvas || canvas.width < 100) return null;
         const context = canvas.getContext('2d')!;
-        return { size: [canvas.width, canvas.height], pixels: pts.map((p) => Array.from(context.getImageData(p.x, p.y, 1, 1).data.slice(0, 3))) };
+        return { size: [canvas.width, canvas.height], pixels: pts.map((p) => Array.from(context.getImageData(p.x, p.y, 1, 1).data.slice(0, 3)) as number[]) };
       }, points);
       if (!drawn) return false;
       assert.deepEqual(drawn.size, [screen.width, screen.height]);
