@@ -1,5 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'fs';
+import os from 'os';
 import path from 'path';
 import { AgentClient } from '../../lib/sandbox/agent-client';
 import { LocalProvider } from '../../lib/sandbox/local-provider';
@@ -32,6 +34,7 @@ async function startSandbox(accessibility = true): Promise<Sandbox> {
       await agent.call('POST', '/terminate').catch(() => undefined);
       agent.close();
       await waitFor('the sandbox to stop', () => !processAlive(record.pid), { timeoutMs: 10_000, intervalMs: 50 });
+      assert.equal(fs.existsSync(path.join(os.tmpdir(), `glance-${record.id}`)), false, 'the buses\' runtime folder is gone');
     },
   };
 }
