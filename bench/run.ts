@@ -1,23 +1,28 @@
 import { foundationBench } from './foundation';
 import { locateBench } from './locate/accuracy';
+import { locateRealBench } from './locate/real/bench';
 import { cacheBench } from './cache';
 import { cucumberBench } from './cucumber';
 import { visionBench } from './vision';
 import { a11yBench } from './a11y';
+import { evidenceBench } from './evidence';
 import { printTable, writeResults } from './stats';
 
-/** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json. */
+/** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
 const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   foundation: foundationBench,
   locate: locateBench,
+  'locate-real': locateRealBench,
   cache: cacheBench,
   cucumber: cucumberBench,
   vision: visionBench,
   a11y: a11yBench,
+  evidence: evidenceBench,
 };
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  // Arguments naming suites pick them; --flags belong to the suites.
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   for (const [name, run] of Object.entries(suites)) {
     if (only.length && !only.includes(name)) continue;
     const figures = await run();
