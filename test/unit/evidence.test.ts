@@ -83,6 +83,7 @@ test('screenshot names: numbered per test folder, phases, the line, a 30-charact
     assert.ok(!fs.existsSync(path.join(dir, 'old.png')), 'cleared as the test starts');
     folder.testLine = 12;
     assert.equal(folder.nameFor('click', 'before', 'the s3cret-value field and a very long tail of words', null), 'checkout_pays/0001-click-before-L12-the_secret_field_and_a_very_lo.png');
+    fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'keep.png'), '');
     const again = new ScreenshotFolder(stateDir, redactor);
     again.testName = 'checkout: pays';
