@@ -4,8 +4,8 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { AgentClient } from '../../lib/sandbox/agent-client';
-import { LocalProvider } from '../../lib/sandbox/local-provider';
-import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
+import { LocalProvider, reapLeftovers } from '../../lib/sandbox/local-provider';
+import { processAlive, SandboxRecord, SandboxRegistry } from '../../lib/sandbox/registry';
 import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';
 import type { A11yNode, A11ySnapshot } from '../../lib/types/a11y';
@@ -17,6 +17,7 @@ import { FIXTURES, REPO_ROOT, testState } from '../helpers/glance';
 
 interface Sandbox {
   agent: AgentClient;
+  record: SandboxRecord;
   stop(): Promise<void>;
 }
 
@@ -30,6 +31,7 @@ async function startSandbox(accessibility = true): Promise<Sandbox> {
   await agent.call('POST', '/session', { keepAlive: 0 });
   return {
     agent,
+    record,
     stop: async () => {
       await agent.call('POST', '/terminate').catch(() => undefined);
       agent.close();
@@ -232,4 +234,33 @@ test('a sandbox without the accessibility bus gives an empty snapshot, not an er
   } finally {
     await bare.stop();
   }
+});
+
+/** The processes that belong to a sandbox's buses: their command line or environment names its runtime folder. */
+function busProcesses(id: string): string[] {
+  const marker = `/glance-${id}`;
+  const found: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+      if (cmdline.includes(marker) || environ.includes(`XDG_RUNTIME_DIR=${os.tmpdir()}${marker}\0`)) found.push(`${pid} ${cmdline.split('\0').join(' ').slice(0, 100)}`);
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return found;
+}
+
+test('a supervisor killed outright takes its buses with it once its X server is reaped', async () => {
+  const doomed = await startSandbox();
+  const { id, pid } = doomed.record;
+  doomed.agent.close();
+  assert.ok(busProcesses(id).length >= 3, `the session bus, the launcher and the accessibility bus run: ${busProcesses(id).join('; ')}`);
+  process.kill(pid, 'SIGKILL');
+  await waitFor('the supervisor to die', () => !processAlive(pid), { timeoutMs: 5_000, intervalMs: 20 });
+  reapLeftovers(doomed.record);
+  await waitFor('the buses to end', () => busProcesses(id).length === 0, { timeoutMs: 10_000, intervalMs: 100 }).catch(() => undefined);
+  assert.deepEqual(busProcesses(id), []);
+  fs.rmSync(path.join(os.tmpdir(), `glance-${id}`), { recursive: true, force: true });
 });

@@ -12,6 +12,19 @@ import { sleep } from '../../../util/wait';
 
 const LAUNCHERS = ['/usr/libexec/at-spi-bus-launcher', '/usr/lib/at-spi2-core/at-spi-bus-launcher', '/usr/lib/at-spi2/at-spi-bus-launcher'];
 const READY_TIMEOUT_MS = 5_000;
+const SETPRIV = '/usr/bin/setpriv';
+
+/**
+ * The command line that runs `file` so that it ends with the supervisor,
+ * even one killed outright. The X server's clients end with the X server,
+ * which reaping takes down; the buses are no X clients, so they are told
+ * by the kernel instead (util-linux's setpriv sets the parent-death signal).
+ * Ending the session bus ends the rest: the launcher leaves with it, and
+ * its accessibility bus and registry leave with the launcher.
+ */
+function endingWithSupervisor(file: string, args: string[]): [string, string[]] {
+  return fs.existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'TERM', '--', file, ...args]] : [file, args];
+}
 
 /**
  * What turns accessibility on in the programs of a sandbox. GTK 3 is on
@@ -48,7 +61,7 @@ export interface DesktopBus {
  */
 function startSessionBus(processes: ProcessGroup, env: NodeJS.ProcessEnv, runtimeDir: string, log: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const daemon = processes.spawn('dbus-daemon', ['--session', '--nofork', `--address=unix:path=${runtimeDir}/bus`, '--print-address=1'], {
+    const daemon = processes.spawn(...endingWithSupervisor('dbus-daemon', ['--session', '--nofork', `--address=unix:path=${runtimeDir}/bus`, '--print-address=1']), {
       env, stdio: ['ignore', 'pipe', log],
     });
     let output = '';
@@ -63,11 +76,12 @@ function startSessionBus(processes: ProcessGroup, env: NodeJS.ProcessEnv, runtim
     });
     daemon.once('error', (e) => {
       clearTimeout(timer);
-      reject(new Error(`dbus-daemon could not start: ${e.message}. Install it with 'apt-get install dbus-daemon'.`));
+      reject(new Error(`dbus-daemon could not start: ${e.message}. Install it with 'apt-get install dbus'.`));
     });
     daemon.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`dbus-daemon exited with code ${code} before it was ready`));
+      // 127: setpriv found no dbus-daemon to run.
+      reject(new Error(code === 127 ? 'dbus-daemon was not found. Install it with \'apt-get install dbus\'.' : `dbus-daemon exited with code ${code} before it was ready`));
     });
   });
 }
@@ -114,7 +128,7 @@ export async function startDesktopBus(processes: ProcessGroup, env: NodeJS.Proce
       return false;
     }
     // --launch-immediately: the bus is there before the first program asks for it.
-    processes.spawn(launcher, ['--launch-immediately', '--a11y=1'], {
+    processes.spawn(...endingWithSupervisor(launcher, ['--launch-immediately', '--a11y=1']), {
       env: { ...env, DISPLAY: display, DBUS_SESSION_BUS_ADDRESS: address, XDG_RUNTIME_DIR: runtimeDir }, stdio: ['ignore', log, log],
     });
     return waitForLauncher(address, READY_TIMEOUT_MS);
