@@ -3,7 +3,7 @@
 // programs included), as pid -> command line.
 const fs = require('fs');
 
-const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc|ffmpeg|dbus-daemon|at-spi-bus-launcher|at-spi2-registryd|gtk3-widget-factory)( |$)|lib\/sandbox\/agent\/main\.[jt]s/;
+const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc|ffmpeg|dbus-daemon|at-spi-bus-launcher|at-spi2-registryd|gtk3-widget-factory|qt5ct)( |$)|lib\/sandbox\/agent\/main\.[jt]s/;
 
 function desktopProcesses() {
   const found = {};
