@@ -179,6 +179,7 @@ test('autoScreenshots saves before and after each command with the spec file nam
   const client = await connected({ autoScreenshots: true });
   await client.click(10, 10);
   await client.type('topsecret', { secret: true });
+  await client.flushScreenshots(); // encoded off the hot path: on disk once flushed (disconnect() flushes too)
   const dir = path.join(state.stateDir, 'screenshots', 'lifecycle.test');
   const files = fs.readdirSync(dir).sort();
   assert.ok(files.some((f) => /^\d{4}-click-before-L\d+-10x10\.png$/.test(f)), files.join(', '));

@@ -19,6 +19,8 @@ export interface Clip {
 const FPS = 10;
 const STOP_GRACE_MS = 4000;
 const STDERR_TAIL = 2000;
+/** How long a stop waits for a recorder that has not written its first frame yet. */
+const FIRST_FRAME_MS = 3000;
 
 /**
  * ffmpeg's arguments: x11grab at 10 fps into H.264 (ultrafast, crf 30, about
@@ -108,13 +110,20 @@ export class Dashcam {
     return { file, warning: clip.crash };
   }
 
-  /** Ends the clip: ffmpeg is asked to finish (SIGINT), and killed if it does not within a few seconds. */
+  /**
+   * Ends the clip: ffmpeg is asked to finish (SIGINT), and killed if it does
+   * not within a few seconds. A session shorter than ffmpeg's start-up waits
+   * for its first frame (briefly), so that it too leaves a clip.
+   */
   async stop(): Promise<Clip | null> {
     const clip = this.current;
     if (!clip) return null;
     this.current = null;
+    const running = () => clip.child.exitCode === null && clip.child.signalCode === null;
+    const deadline = Date.now() + FIRST_FRAME_MS;
+    while (clip.startedAt === null && running() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     clip.stopping = !clip.crash;
-    if (clip.child.exitCode === null && clip.child.signalCode === null) {
+    if (running()) {
       clip.child.kill('SIGINT');
       const timer = setTimeout(() => clip.child.kill('SIGKILL'), STOP_GRACE_MS);
       await clip.exited;
