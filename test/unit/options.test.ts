@@ -18,7 +18,7 @@ test('constructor defaults follow the interface spec', () => {
   assert.equal(o.verify, false);
   assert.equal(o.dashcam, true);
   assert.deepEqual(o.cache, { enabled: true, thresholds: { find: { screen: 0.05, element: 0.8 }, assert: 0.05 }, maxEntries: 5000 });
-  assert.deepEqual(o.redraw, { enabled: true, thresholds: { screen: 0.05, network: false } });
+  assert.deepEqual(o.redraw, { enabled: true, thresholds: { screen: 0.05, network: false }, timeout: 3000 });
   assert.equal(o.keepAlive, 60000);
 });
 
