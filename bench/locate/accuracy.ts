@@ -19,6 +19,11 @@ export interface CaseResult {
 
 const locator = new OfflineLocator();
 
+/** Stops the engines scoreCases started (for a caller that does not go through locateBench). */
+export function stopFixtureLocator(): Promise<void> {
+  return locator.stop();
+}
+
 /** A copy of the screen in a new buffer, with the band memo cleared: a screen the engine has never seen. */
 function unseen(screen: Screen): Screen {
   locator.forget();

@@ -1,0 +1,205 @@
+import type { ScreenSnapshot } from './types';
+
+// The page's globals, loosely typed: Glance compiles without the DOM library, and this function runs in the page.
+declare const document: any, window: any, getComputedStyle: any, Node: any;
+type Element = any;
+type HTMLElement = any;
+type HTMLInputElement = any;
+type HTMLSelectElement = any;
+type DOMRect = any;
+
+/**
+ * What a person can see on a rendered page, read from its DOM: the elements a
+ * QA engineer would name (buttons, links, tabs, headings, cells, badges,
+ * fields, checkboxes) with their boxes, every visible run of text, and all of
+ * the document's text for choosing absent phrases.
+ *
+ * Runs inside the page (Playwright serialises the function), so it uses
+ * nothing from outside its own body. An element counts only when it is
+ * displayed, opaque enough, wholly inside the viewport, at least 4 px each
+ * way, and on top at its centre (elementFromPoint), so covered, clipped and
+ * off-screen elements are left out.
+ */
+export function snapshotInPage(): ScreenSnapshot {
+  type Box = { x: number; y: number; width: number; height: number };
+  const W = window.innerWidth;
+  const H = window.innerHeight;
+  const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+  const boxOf = (r: DOMRect): Box => ({ x: Math.round(r.left), y: Math.round(r.top), width: Math.round(r.width), height: Math.round(r.height) });
+  const inside = (r: DOMRect) => r.width >= 4 && r.height >= 4 && r.left >= -0.5 && r.top >= -0.5 && r.right <= W + 0.5 && r.bottom <= H + 0.5;
+
+  const shown = (el: Element): boolean => {
+    for (let e: Element | null = el; e && e !== document.documentElement; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse' || Number(s.opacity) < 0.2) return false;
+    }
+    return true;
+  };
+  const onTop = (el: Element, r: DOMRect, also: Element[] = []): boolean => {
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit) return false;
+    return el === hit || el.contains(hit) || hit.contains(el) || also.some((a) => a === hit || a.contains(hit));
+  };
+  const visible = (el: Element, also: Element[] = []): boolean => {
+    const r = el.getBoundingClientRect();
+    return inside(r) && shown(el) && onTop(el, r, also);
+  };
+
+  /** The text colour's luminance; the background's is measured on the screenshot, where sibling layers show too. */
+  const ink = (el: Element) => Math.round(luminance(getComputedStyle(el).color) * 100) / 100;
+  const alpha = (colour: string) => {
+    const m = colour.match(/rgba?\(([^)]+)\)/);
+    if (!m) return 1;
+    const parts = m[1].split(/[ ,/]+/).filter(Boolean);
+    return parts.length > 3 ? Number(parts[3]) : 1;
+  };
+  const luminance = (colour: string) => {
+    const m = colour.match(/rgba?\(([^)]+)\)/);
+    if (!m) return 1;
+    const [r, g, b] = m[1].split(/[ ,/]+/).map(Number);
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  };
+  /** Text on one rendered line only: the rectangles of its text share one line. */
+  const oneLine = (el: Element): boolean => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+    if (!rects.length) return false;
+    const size = parseFloat(getComputedStyle(el).fontSize) || 14;
+    const top = Math.min(...rects.map((r) => r.top + r.height / 2));
+    return rects.every((r) => Math.abs(r.top + r.height / 2 - top) < size * 0.6);
+  };
+  const readable = (el: Element): boolean => {
+    const s = getComputedStyle(el);
+    return parseFloat(s.fontSize) >= 9 && alpha(s.color) > 0.3 && oneLine(el);
+  };
+
+  const BADGE = '.badge, .label, .tag, .chip, .pill, .notification';
+  const BUTTON = 'button, input[type=button], input[type=submit], input[type=reset], [role=button], .btn, a.button';
+  const TAB = '[role=tab], .nav-tabs .nav-link, .nav-tabs > li > a, .tab-item > a, [role=tablist] > li, .nav-pills .nav-link';
+  const FIELD = 'input, select, textarea';
+
+  /** An element's own text: its rendered text less that of badges inside it. */
+  const textOf = (el: Element): string => {
+    let text = norm((el as HTMLElement).innerText);
+    let source = norm(el.textContent);
+    for (const badge of el.querySelectorAll(BADGE)) {
+      const t = norm((badge as HTMLElement).innerText);
+      if (t) text = norm(text.replace(t, ' '));
+      source = norm(source.replace(norm(badge.textContent), ' '));
+    }
+    // Text shown upper-cased by CSS is written as the page spells it, as a person who knows the app writes it.
+    return source.toLowerCase() === text.toLowerCase() ? source : text;
+  };
+  const region = (el: Element): 'sidebar' | 'top bar' | 'table' | 'main' => {
+    if (el.closest('table')) return 'table';
+    for (let e: Element | null = el.parentElement; e && e !== document.body; e = e.parentElement) {
+      const r = e.getBoundingClientRect();
+      const tag = e.tagName.toLowerCase();
+      const cls = (e.getAttribute('class') ?? '').toLowerCase();
+      if ((tag === 'aside' || tag === 'nav' || /side|drawer/.test(cls)) && r.height >= H * 0.5 && r.width <= W * 0.3 && r.left < W * 0.2) return 'sidebar';
+      if ((tag === 'header' || tag === 'nav' || /navbar|topbar|header/.test(cls)) && r.top < 80 && r.height <= 130 && r.width >= W * 0.5) return 'top bar';
+    }
+    return 'main';
+  };
+  const kindOf = (el: Element): ScreenSnapshot['elements'][number]['kind'] | null => {
+    if (el.matches(BADGE)) return 'badge';
+    if (el.matches(BUTTON)) return 'button';
+    if (el.matches(TAB)) return 'tab';
+    if (el.matches('a[href]')) return 'link';
+    if (el.matches('h1, h2, h3, h4, h5, h6')) return 'heading';
+    if (el.matches('th')) return 'column-header';
+    if (el.matches('td')) return 'cell';
+    return null;
+  };
+  const TARGETED = `${BADGE}, ${BUTTON}, ${TAB}, a[href], h1, h2, h3, h4, h5, h6, th, td, label, ${FIELD}`;
+
+  const elements: ScreenSnapshot['elements'] = [];
+  const all = [...document.body.querySelectorAll('*')];
+
+  // Named elements: buttons, links, tabs, headings, cells, badges.
+  for (const el of all) {
+    const kind = kindOf(el);
+    if (!kind || el.matches(FIELD)) continue;
+    // A cell that holds a control is named by that control, not as a cell.
+    if ((kind === 'cell' || kind === 'column-header') && el.querySelector(`${BUTTON}, a[href], ${FIELD}`)) continue;
+    // Nested named elements: the innermost kind wins for badges; a link inside a heading is the link.
+    if (kind === 'heading' && el.querySelector('a[href]')) continue;
+    if ((kind === 'link' || kind === 'tab') && el.closest(BUTTON) && el.closest(BUTTON) !== el) continue;
+    const text = textOf(el);
+    if (!text || text.length > 40 || !/[\p{L}\p{N}]/u.test(text)) continue;
+    if (!visible(el) || !readable(el)) continue;
+    elements.push({ kind, text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el) });
+  }
+
+  // Plain text: leaf elements with their own text, not inside a named element or a label.
+  for (const el of all) {
+    if (el.closest(TARGETED) || el.matches('script, style, option, title, noscript, svg, svg *')) continue;
+    if ([...el.children].some((c) => norm((c as HTMLElement).innerText))) continue;
+    const text = textOf(el);
+    if (!text || text.length > 40 || !/[\p{L}\p{N}]/u.test(text)) continue;
+    if (!visible(el) || !readable(el)) continue;
+    elements.push({ kind: 'text', text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el) });
+  }
+
+  // Fields, dropdowns, text areas, checkboxes and radios, with the label a person sees.
+  const labelFor = (el: HTMLInputElement): HTMLElement | null => {
+    const own = el.labels?.[0] ?? null;
+    if (own) return own;
+    const group = el.closest('.form-group, .mb-3, .field-row, .field-row-stacked, .input-group, .form-item, .form-line, .col, fieldset');
+    const near = group?.querySelector('label, .form-label, .control-label') as HTMLElement | null;
+    return near && !near.contains(el) ? near : null;
+  };
+  const labelText = (label: HTMLElement | null) => (label ? textOf(label).replace(/[\s:*]+$/, '') : '');
+  for (const el of all.filter((e) => e.matches(FIELD)) as HTMLInputElement[]) {
+    const type = (el.getAttribute('type') ?? 'text').toLowerCase();
+    if (['hidden', 'file', 'range', 'color', 'image', 'submit', 'button', 'reset'].includes(type)) continue;
+    const label = labelFor(el);
+    const labelShown = !!label && visible(label) && readable(label) && label.getBoundingClientRect().width > 0;
+    if (type === 'checkbox' || type === 'radio') {
+      if (!labelShown) continue;
+      const text = labelText(label);
+      if (!text || text.length > 40) continue;
+      const r = el.getBoundingClientRect();
+      const own = inside(r) && r.width >= 6 && shown(el) ? [boxOf(r)] : [];
+      const labelBox = boxOf(label!.getBoundingClientRect());
+      elements.push({ kind: type, text, box: own[0] ?? labelBox, alsoHits: own.length ? [labelBox] : [], region: region(el) });
+      continue;
+    }
+    if (!visible(el, label ? [label] : [])) continue;
+    const kind = el.tagName === 'SELECT' ? 'dropdown' : el.tagName === 'TEXTAREA' ? 'textarea' : 'field';
+    const value = el.tagName === 'SELECT'
+      ? norm((el as unknown as HTMLSelectElement).selectedOptions[0]?.text)
+      : type === 'password' ? '' : norm(el.value);
+    const placeholder = value ? '' : norm(el.getAttribute('placeholder'));
+    const text = labelShown ? labelText(label) : '';
+    elements.push({
+      kind, text, box: boxOf(el.getBoundingClientRect()), region: region(el),
+      ...(placeholder ? { placeholder } : {}), ...(value ? { value } : {}),
+      ...(labelShown && text ? { labelBox: boxOf(label!.getBoundingClientRect()) } : {}),
+    });
+  }
+
+  // Every visible run of text: elements with text of their own, and fields' shown values and placeholders.
+  const texts: ScreenSnapshot['texts'] = [];
+  for (const el of all) {
+    if (el.matches('script, style, option, title, noscript')) continue;
+    const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(' ');
+    if (!norm(own)) continue;
+    const hasTextChildren = [...el.children].some((c) => norm((c as HTMLElement).innerText));
+    const shownText = norm((el as HTMLElement).innerText);
+    const text = hasTextChildren ? norm(own) : shownText.toLowerCase() === norm(el.textContent).toLowerCase() ? norm(el.textContent) : shownText;
+    if (!text) continue;
+    const r = el.getBoundingClientRect();
+    if (r.right < 0 || r.bottom < 0 || r.left > W || r.top > H || !shown(el)) continue;
+    texts.push({ text, box: boxOf(r) });
+  }
+  for (const e of elements) {
+    if (e.placeholder) texts.push({ text: e.placeholder, box: e.box, inField: true });
+    if (e.value) texts.push({ text: e.value, box: e.box, inField: true });
+  }
+
+  const attributes = all.map((el) => ['placeholder', 'value', 'title', 'aria-label', 'alt'].map((a) => el.getAttribute(a) ?? '').join(' ')).join(' ');
+  const allText = norm(`${document.body.textContent ?? ''} ${attributes}`).toLowerCase();
+  return { elements, texts, allText };
+}

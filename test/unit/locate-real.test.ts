@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'path';
+import { generateCases, readingOrder } from '../../bench/locate/real/generate';
+import { isHit, judge, summarise } from '../../bench/locate/real/score';
+import { BoundedRunner } from '../../bench/locate/real/bounded-runner';
+import { nearMiss } from '../../bench/locate/real/negatives';
+import { loadSources } from '../../bench/locate/real/source-list';
+import type { RealCase, ScreenSnapshot, SeenElement } from '../../bench/locate/real/types';
+
+const box = (x: number, y: number, width = 60, height = 20) => ({ x, y, width, height });
+const el = (kind: SeenElement['kind'], text: string, b = box(0, 0), extra: Partial<SeenElement> = {}): SeenElement => ({ kind, text, box: b, region: 'main', ink: 0.1, ...extra });
+const screen = { id: 'demo--page@1366x768', source: 'demo', part: 'held' as const, width: 1366, height: 768 };
+
+function snapshot(): ScreenSnapshot {
+  const elements = [
+    el('link', 'Dashboard', box(10, 100, 200, 40), { region: 'sidebar' }),
+    el('link', 'Reports', box(10, 140, 200, 40), { region: 'sidebar' }),
+    el('heading', 'Customers', box(300, 80, 300, 30)),
+    el('button', 'Delete', box(900, 200)), el('button', 'Delete', box(900, 240)), el('button', 'Delete', box(900, 280)),
+    el('cell', 'London', box(300, 200)), el('cell', 'Paris', box(300, 240)),
+    el('field', 'Email', box(300, 400, 300, 36), { placeholder: 'you@example.com', labelBox: box(300, 380, 40, 16) }),
+    el('dropdown', '', box(700, 400, 200, 36), { value: 'All statuses' }),
+    el('checkbox', 'Remember me', box(300, 460, 14, 14), { alsoHits: [box(320, 458, 90, 18)] }),
+  ];
+  const texts = [...elements.filter((e) => e.text && e.kind !== 'field').map((e) => ({ text: e.text, box: e.box })), { text: 'Email', box: box(300, 380, 40, 16) },
+    { text: 'you@example.com', box: box(300, 400, 300, 36), inField: true }, { text: 'All statuses', box: box(700, 400, 200, 36), inField: true }];
+  return { elements, texts, allText: 'dashboard reports customers delete london paris email remember me all statuses you@example.com' };
+}
+
+test('cases are the same on every build of the same screen', () => {
+  const a = generateCases(screen, snapshot(), () => 1);
+  const b = generateCases(screen, snapshot(), () => 1);
+  assert.deepEqual(a, b);
+  assert.ok(a.length >= 10);
+  assert.equal(new Set(a.map((c) => c.id)).size, a.length);
+});
+
+test('every category is made, each positive with the box of what it names', () => {
+  const cases = generateCases(screen, snapshot(), () => 1);
+  const categories = new Set(cases.map((c) => c.category));
+  for (const category of ['text', 'field', 'ordinal', 'negative']) assert.ok(categories.has(category as RealCase['category']), category);
+  const ordinal = cases.find((c) => c.category === 'ordinal')!;
+  assert.match(ordinal.description, /the (first|second|third|last) ('Delete'|Delete) button/);
+  const rank = ['first', 'second', 'third'].indexOf(ordinal.description.split(' ')[1]);
+  if (rank >= 0) assert.equal(ordinal.boxes[0].y, 200 + rank * 40);
+  assert.ok(!cases.some((c) => c.category === 'text' && /Delete/.test(c.description)), 'repeated text is never a plain text target');
+  const dropdown = cases.find((c) => c.kind === 'dropdown by value');
+  assert.ok(dropdown && /All statuses/.test(dropdown.description));
+  assert.deepEqual(dropdown.boxes, [box(700, 400, 200, 36)]);
+  const checkbox = cases.find((c) => c.kind === 'checkbox by label');
+  assert.equal(checkbox?.boxes.length, 2, 'a checkbox is hit on its box or its label');
+});
+
+test('negatives are phrases the document holds nowhere', () => {
+  const snap = snapshot();
+  for (const c of generateCases(screen, snap, () => 1).filter((x) => x.category === 'negative')) {
+    assert.equal(c.boxes.length, 0);
+    const quoted = c.description.match(/'([^']+)'/)?.[1];
+    if (quoted && c.kind !== 'past the last') assert.ok(!snap.allText.includes(quoted.toLowerCase()), c.description);
+  }
+  assert.equal(nearMiss(() => 0.5, 'Sign In', 'sign in'), 'Sign Out');
+  const added = nearMiss(() => 0.5, 'Sign In', 'sign in sign out sign up')!;
+  assert.match(added, /^Sign In \w+$/, 'with the opposite on the page too, a word is added instead');
+});
+
+test('reading order: lines top to bottom, then left to right', () => {
+  const order = readingOrder([{ box: box(500, 102) }, { box: box(10, 300) }, { box: box(20, 100) }]).map((i) => i.box.x);
+  assert.deepEqual(order, [20, 500, 10]);
+});
+
+test('a hit is the click point inside the box; a negative is a hit when nothing is found', () => {
+  const positive = { boxes: [box(100, 100, 50, 20)], category: 'text' } as RealCase;
+  assert.ok(isHit(positive, { box: box(110, 104, 20, 10) }));
+  assert.ok(!isHit(positive, { box: box(140, 104, 40, 10) }), 'centre at 160 is outside');
+  assert.ok(!isHit(positive, { box: null }));
+  const negative = { boxes: [], category: 'negative' } as unknown as RealCase;
+  assert.ok(isHit(negative, { box: null }));
+  assert.ok(!isHit(negative, { box: box(0, 0) }));
+  const failed = judge(positive, null, 'no answer within 20000 ms');
+  assert.ok(!failed.ok && failed.got.includes('no answer'));
+  const summary = summarise([failed, judge(positive, { box: box(110, 104, 20, 10) })].map((o) => ({ ...o, case: { ...o.case, part: 'held', source: 's', resolution: '1366x768', kind: 'button' } })));
+  assert.equal(summary.byPart.held.all.accuracy, 50);
+  assert.equal(summary.errors, 1);
+});
+
+test('the source list is pinned and keeps out the packages reserved for acceptance', () => {
+  const sources = loadSources();
+  const reserved = /sb-admin|admin-lte|adminlte|gentelella|tabler|todomvc|swagger-ui|galculator|mousepad/i;
+  assert.ok(sources.web.length >= 10);
+  for (const s of sources.web) {
+    assert.match(s.version, /^\d+\.\d+\.\d+$/, `${s.name} is pinned to an exact version`);
+    assert.ok(!reserved.test(s.name), `${s.name} is reserved`);
+    assert.ok(s.license && s.pages.length, s.name);
+  }
+  const tuning = sources.web.filter((s) => s.part === 'tune').length;
+  assert.ok(tuning > 0 && tuning <= sources.web.length / 2, 'most sources are held back');
+});
+
+test('the bounded runner survives a job that throws, hangs, crashes or eats memory, and goes on', async () => {
+  const runner = new BoundedRunner<string, string>(path.join(__dirname, '..', 'helpers', 'flaky-worker.js'), { timeoutMs: 3000, maxHeapMb: 64, execArgv: ['-r', path.join(__dirname, '..', '..', 'lib', 'runtime', 'register.js')] });
+  try {
+    assert.deepEqual(await runner.run('a'), { ok: true, value: 'echo a' });
+    const thrown = await runner.run('throw');
+    assert.ok(!thrown.ok && /gave up/.test(thrown.error));
+    const hung = await runner.run('hang');
+    assert.ok(!hung.ok && /no answer within 3000 ms/.test(hung.error));
+    const crashed = await runner.run('crash');
+    assert.ok(!crashed.ok && /died \(exit 70\)/.test(crashed.error));
+    const grown = await runner.run('grow');
+    assert.ok(!grown.ok && /died/.test(grown.error), grown.ok ? '' : grown.error);
+    assert.deepEqual(await runner.run('b'), { ok: true, value: 'echo b' });
+    assert.equal(runner.restarts, 3);
+  } finally {
+    await runner.stop();
+  }
+});
