@@ -126,7 +126,8 @@ export class X11Driver implements Driver {
       const segment = this.X.AllocID();
       await promisify((cb) => this.shm!.AttachFd(segment, fd, false, cb));
       if (this.sharedFrames.size >= MAX_SHARED_FRAMES) {
-        const [oldest, oldSegment] = this.sharedFrames.entries().next().value as [string, number];
+        // The oldest client's frame goes; the agent's own frame stays (its file is gone, so it could not come back).
+        const [oldest, oldSegment] = [...this.sharedFrames.entries()].find(([p]) => p !== this.privateFrame?.path) as [string, number];
         this.shm!.Detach(oldSegment);
         this.sharedFrames.delete(oldest);
       }
