@@ -215,6 +215,40 @@ test('Qt: the configuration tool\'s buttons and tabs, and reading them does not 
   // Toolkits differ in which calls they take; Qt 5 crashed on one the others answer.
   await agent.a11ySnapshot();
   assert.ok((await windows(agent)).some((w) => w.title === 'Qt5 Configuration Tool'), 'the program still runs');
+
+  // Qt keeps an open combo box's list under the combo box, though it shows in a popup window of its own.
+  const style = find(snapshot, 'combo box', 'Fusion')!;
+  await agent.call('POST', '/pointer', { action: 'click', x: style.box.x + style.box.width / 2, y: style.box.y + style.box.height / 2 });
+  const open = await waitFor('the open list', async () => {
+    const s = await agent.a11ySnapshot();
+    return find(s, 'list item', 'Windows') ? s : undefined;
+  }, { timeoutMs: 5_000 });
+  const item = find(open, 'list item', 'Windows')!;
+  assert.ok(item.box.height >= 15 && item.box.width <= style.box.width + 2, `the item's box lies in the popup: ${JSON.stringify(item.box)}`);
+  assert.equal(find(open, 'combo box', 'Fusion'), undefined, 'the combo box under its list is hidden');
+  await agent.call('POST', '/keys', { keys: ['escape'] });
+});
+
+test('GTK: an open combo box\'s menu is a window of its own over the one it came from', async () => {
+  const { agent } = sandbox;
+  await agent.call('POST', '/apps/close');
+  await agent.call('POST', '/launch/app', { command: 'gtk3-widget-factory', timeout: 30_000 });
+  const before = await waitFor('the widget factory\'s tree', async () => {
+    const s = await agent.a11ySnapshot();
+    return find(s, 'combo box', 'Left') ? s : undefined;
+  }, { timeoutMs: 10_000 });
+  const combo = find(before, 'combo box', 'Left')!;
+  await agent.call('POST', '/pointer', { action: 'click', x: combo.box.x + combo.box.width / 2, y: combo.box.y + combo.box.height / 2 });
+  const open = await waitFor('the open menu', async () => {
+    const s = await agent.a11ySnapshot();
+    return find(s, 'menu item', 'Middle') ? s : undefined;
+  }, { timeoutMs: 5_000 });
+  const items = open.nodes.filter((n) => n.role === 'menu item');
+  assert.deepEqual(items.map((n) => n.name), ['Left', 'Middle', 'Right']);
+  const menuWindow = open.nodes.find((n) => n.parent === null && n.role === 'window');
+  assert.ok(menuWindow && items.every((n) => inside(n.box, menuWindow.box)), 'the items lie in the menu\'s window');
+  assert.equal(find(open, 'combo box', 'Left'), undefined, 'the combo box under the menu is hidden');
+  await agent.call('POST', '/keys', { keys: ['escape'] });
 });
 
 test('the node bound cuts the snapshot short and says so', async () => {

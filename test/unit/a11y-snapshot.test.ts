@@ -20,7 +20,7 @@ function node(path: string, role: string, extents: Box | null, parent: RawNode |
   };
 }
 
-const window = (id: number, box: Box, pid: number | null = 42, title = ''): StackedWindow => ({ id, box, pid, title });
+const window = (id: number, box: Box, pid: number | null = 42, title = '', managed = true): StackedWindow => ({ id, box, pid, title, managed });
 
 test('a box is cut to the screen and to scrolling ancestors, not to any container', () => {
   const frame = node('0', 'frame', { x: 0, y: 0, width: 800, height: 600 }, null);
@@ -103,4 +103,29 @@ test('the watchdog gives out after a silence, not while answers come, and at the
   const started = Date.now();
   await assert.rejects(capped.expired, /deadline/);
   assert.ok(Date.now() - started < 1_000);
+});
+
+test('a popup of the application\'s own that its tree keeps under the widget that opened it (Qt) shows that content', () => {
+  const frameBox = { x: 100, y: 100, width: 600, height: 400 };
+  const popupBox = { x: 200, y: 160, width: 90, height: 50 };
+  const stack = [window(1, frameBox, 42, 'Settings'), window(2, popupBox, 42, '', false)];
+  const occlusion = new Occlusion(stack, 42);
+  const frame = node('0', 'frame', frameBox, null);
+  const combo = node('0/0', 'combo box', { x: 200, y: 170, width: 90, height: 24 }, frame);
+  const list = node('0/0/0', 'list', { x: 200, y: 160, width: 200, height: 50 }, combo);
+  const item = node('0/0/0/0', 'list item', { x: 201, y: 161, width: 199, height: 23 }, list);
+  const under = node('0/1', 'push button', { x: 210, y: 180, width: 40, height: 20 }, frame);
+  assert.equal(occlusion.hidesAll(combo), false, 'the popup may hold the combo box\'s own list');
+  const nodes = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under], complete: true, occlusion }], SCREEN);
+  const byPath = new Map(nodes.map((n) => [n.path, n]));
+  assert.deepEqual(byPath.get(':1.5/0/0/0/0')?.box, { x: 201, y: 161, width: 89, height: 23 }, 'the item, cut to the popup');
+  assert.equal(byPath.has(':1.5/0/1'), false, 'a button under the popup is hidden');
+  assert.equal(byPath.has(':1.5/0/0'), false, 'so is the combo box');
+
+  // A popup the tree has a window for (GTK) hosts nothing else.
+  const gtkPopup = node('1', 'window', popupBox, null);
+  const claimed = new Occlusion(stack, 42);
+  const gtk = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under, gtkPopup], complete: true, occlusion: claimed }], SCREEN);
+  assert.equal(gtk.find((n) => n.path === ':1.5/0/0/0/0')?.box.width, 199, 'the item is not taken for the popup\'s content');
+  assert.ok(gtk.some((n) => n.path === ':1.5/1'));
 });

@@ -31,6 +31,8 @@ export interface StackedWindow {
   pid: number | null;
   /** Its title; '' for menus and tooltips. */
   title: string;
+  /** True for a window the window manager frames (an application's window); false for menus, tooltips and other popups. */
+  managed: boolean;
 }
 
 export interface Driver {

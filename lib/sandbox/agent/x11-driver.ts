@@ -307,7 +307,8 @@ export class X11Driver implements Driver {
         if (attributes.mapState !== VIEWABLE || attributes.klass !== INPUT_OUTPUT) return null;
         const border = geometry.borderWidth * 2;
         const box = { x: geometry.xPos, y: geometry.yPos, width: geometry.width + border, height: geometry.height + border };
-        return { id, box, ...(clientByFrame.get(id) ?? { pid: await this.pidOf(id), title: '' }) };
+        const client = clientByFrame.get(id);
+        return client ? { id, box, ...client, managed: true } : { id, box, pid: await this.pidOf(id), title: '', managed: false };
       } catch {
         return null;
       }

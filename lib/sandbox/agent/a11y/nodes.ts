@@ -30,11 +30,11 @@ export interface PlacedApplication extends WalkedApplication {
   occlusion: Occlusion;
 }
 
-/** The node's box cut to the screen and to every clipping ancestor; null when nothing of it is left. */
-export function visibleBox(node: RawNode, screen: Box): Box | null {
+/** The node's box cut to `area` (the screen, or the popup it shows in) and to every clipping ancestor; null when nothing of it is left. */
+export function visibleBox(node: RawNode, area: Box, byAncestors = true): Box | null {
   if (!node.extents) return null;
-  let box: Box | null = intersect(node.extents, screen);
-  for (let up = node.parent; up && box; up = up.parent) {
+  let box: Box | null = intersect(node.extents, area);
+  for (let up = byAncestors ? node.parent : null; up && box; up = up.parent) {
     if (up.extents && (up.clips || CLIPPING_ROLES.has(up.role))) box = intersect(box, up.extents);
   }
   return box;
@@ -60,9 +60,12 @@ export function toSnapshotNodes(apps: readonly PlacedApplication[], screen: Box)
     return up?.path ?? null;
   };
   for (const app of apps) {
+    app.occlusion.placeWindows(app.nodes.filter((node) => !node.parent));
     for (const node of app.nodes) {
-      const box = visibleBox(node, screen);
-      if (!box || app.occlusion.coversCentre(node, box)) continue;
+      const host = app.occlusion.hostOf(node);
+      // Content shown in a popup is cut to the popup, not to the containers of the widget that opened it.
+      const box = host >= 0 ? visibleBox(node, app.occlusion.boxAt(host), false) : visibleBox(node, screen);
+      if (!box || app.occlusion.coversCentre(node, box, host >= 0 ? host : undefined)) continue;
       const window = topLevel(node);
       kept.add(node);
       result.push({
