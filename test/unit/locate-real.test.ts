@@ -115,3 +115,20 @@ test('the bounded runner survives a job that throws, hangs, crashes or eats memo
     await runner.stop();
   }
 });
+
+test('desktop screens: the accessibility tree gives the same elements, fields labelled by their relation', async () => {
+  const { snapshotFromTree } = await import('../../bench/locate/real/desktop');
+  const node = (path: string, role: string, name: string, b = box(10, 10), extra: Record<string, unknown> = {}) => ({
+    path, parent: null, role, name, description: '', value: null, states: [] as string[], box: b, app: 'demo', window: 'Demo', labelledBy: [] as string[], ...extra,
+  });
+  const snap = snapshotFromTree([
+    node(':1/0', 'push button', 'Save', box(10, 10)),
+    node(':1/1', 'label', 'Name', box(10, 50, 40, 16)),
+    node(':1/2', 'text', '', box(60, 48, 200, 24), { states: ['editable'], value: 'Alice', labelledBy: [':1/1'] }),
+    node(':1/3', 'check box', 'Remember me', box(10, 90, 100, 18)),
+    node(':1/4', 'push button', 'Off screen', box(2000, 10)),
+  ], { width: 1366, height: 768 });
+  assert.deepEqual(snap.elements.map((e) => `${e.kind}:${e.text}`), ['button:Save', 'text:Name', 'field:Name', 'checkbox:Remember me']);
+  assert.equal(snap.elements[2].value, 'Alice');
+  assert.ok(snap.allText.includes('off screen'), 'hidden names still keep negatives away');
+});

@@ -56,6 +56,7 @@ const TEXT_FORMS: Record<string, { quoted: Form[]; plain: Form[] }> = {
   'top-bar link': { quoted: [(q) => `the ${q} link in the top bar`, (q) => `the ${q} link`, (q) => `${q} in the navbar`], plain: [(_q, t) => `${t} link`] },
   link: { quoted: [(q) => `the ${q} link`, (q) => q], plain: [(_q, t) => `${t} link`] },
   tab: { quoted: [(q) => `the ${q} tab`], plain: [(_q, t) => `${t} tab`] },
+  'menu item': { quoted: [(q) => `the ${q} menu item`, (q) => `${q} in the menu`], plain: [(_q, t) => `${t} menu item`] },
   heading: { quoted: [(q) => `the ${q} heading`, (q) => q, (q) => `the title ${q}`], plain: [(_q, t) => `${t} heading`, (_q, t) => t] },
   cell: { quoted: [(q) => `the ${q} cell`, (q) => `${q} in the table`, (q) => q], plain: [(_q, t) => `${t} table cell`] },
   'column header': { quoted: [(q) => `the ${q} column header`, (q) => `the ${q} column`], plain: [(_q, t) => `${t} column header`] },
@@ -67,6 +68,7 @@ const TEXT_FORMS: Record<string, { quoted: Form[]; plain: Form[] }> = {
 export function textKind(kind: TargetKind, region: Region): string {
   if (kind === 'link') return region === 'sidebar' ? 'sidebar link' : region === 'top bar' ? 'top-bar link' : 'link';
   if (kind === 'column-header') return 'column header';
+  if (kind === 'menu-item') return 'menu item';
   return kind;
 }
 
@@ -82,6 +84,7 @@ export function roleWord(kind: TargetKind | null): string {
     case 'button': return 'button';
     case 'link': return 'link';
     case 'tab': return 'tab';
+    case 'menu-item': return 'menu item';
     case 'heading': return 'heading';
     case 'cell': return 'cell';
     case 'column-header': return 'column header';

@@ -7,7 +7,7 @@ import type { Box } from '../../../lib/types/screen';
 export type { Box };
 
 export type TargetKind =
-  | 'button' | 'link' | 'tab' | 'heading' | 'cell' | 'column-header' | 'badge' | 'text'
+  | 'button' | 'link' | 'tab' | 'menu-item' | 'heading' | 'cell' | 'column-header' | 'badge' | 'text'
   | 'field' | 'textarea' | 'dropdown' | 'checkbox' | 'radio';
 
 export type Region = 'sidebar' | 'top bar' | 'table' | 'main';
