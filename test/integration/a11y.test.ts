@@ -125,6 +125,19 @@ test('Chromium: the page\'s controls with their names, states, values and the DO
   }
   const again = await agent.a11ySnapshot();
   assert.equal(find(again, 'push button', 'Save changes')?.path, save!.path, 'paths hold while the tree does not change');
+
+  // An open drop-down shows its options in a popup window; Chromium keeps them under the drop-down.
+  const [dx, dy, dw, dh] = dom.fruit;
+  await agent.call('POST', '/pointer', { action: 'click', x: dx + dw / 2, y: dy + dh / 2 });
+  const open = await waitFor('the open drop-down', async () => {
+    const s = await agent.a11ySnapshot();
+    return find(s, 'menu item', 'Cherry') ? s : undefined;
+  }, { timeoutMs: 5_000 });
+  const options = open.nodes.filter((n) => n.role === 'menu item');
+  assert.deepEqual(options.map((n) => n.name), ['Apple', 'Banana', 'Cherry']);
+  for (const option of options) assert.ok(option.box.y >= dy + dh - 2 && option.box.x >= dx - 2, `${option.name} lies below the drop-down: ${JSON.stringify(option.box)}`);
+  await agent.call('POST', '/keys', { keys: ['escape'] });
+  await waitFor('the drop-down to close', async () => !find(await agent.a11ySnapshot(), 'menu item', 'Cherry'), { timeoutMs: 5_000 });
 });
 
 test('GTK: the widget factory\'s buttons and labels lie in its window, which hides the page under it', async () => {

@@ -122,10 +122,14 @@ test('a popup of the application\'s own that its tree keeps under the widget tha
   assert.equal(byPath.has(':1.5/0/1'), false, 'a button under the popup is hidden');
   assert.equal(byPath.has(':1.5/0/0'), false, 'so is the combo box');
 
-  // A popup the tree has a window for (GTK) hosts nothing else.
+  // A popup the tree has a window with content for (GTK) hosts nothing else; an empty one (Chromium's) stands for nothing.
   const gtkPopup = node('1', 'window', popupBox, null);
+  const gtkMenu = node('1/0', 'menu', popupBox, gtkPopup);
   const claimed = new Occlusion(stack, 42);
-  const gtk = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under, gtkPopup], complete: true, occlusion: claimed }], SCREEN);
+  const gtk = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under, gtkPopup, gtkMenu], complete: true, occlusion: claimed }], SCREEN);
   assert.equal(gtk.find((n) => n.path === ':1.5/0/0/0/0')?.box.width, 199, 'the item is not taken for the popup\'s content');
-  assert.ok(gtk.some((n) => n.path === ':1.5/1'));
+  assert.ok(gtk.some((n) => n.path === ':1.5/1/0'));
+  const empty = new Occlusion(stack, 42);
+  const chromium = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under, gtkPopup], complete: true, occlusion: empty }], SCREEN);
+  assert.equal(chromium.find((n) => n.path === ':1.5/0/0/0/0')?.box.width, 89, 'an empty window leaves the popup to the content under the drop-down');
 });

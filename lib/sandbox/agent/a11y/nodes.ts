@@ -60,7 +60,7 @@ export function toSnapshotNodes(apps: readonly PlacedApplication[], screen: Box)
     return up?.path ?? null;
   };
   for (const app of apps) {
-    app.occlusion.placeWindows(app.nodes.filter((node) => !node.parent));
+    app.occlusion.placeWindows(app.nodes);
     for (const node of app.nodes) {
       const host = app.occlusion.hostOf(node);
       // Content shown in a popup is cut to the popup, not to the containers of the widget that opened it.

@@ -45,7 +45,7 @@ const topLevel = (node: RawNode): RawNode => {
 /** One application's windows placed in the X stack. */
 export class Occlusion {
   private readonly indexByWindow = new Map<RawNode, number>();
-  /** Stack positions of the application's windows that a top-level window of its tree stands for. */
+  /** Stack positions of the application's windows that a top-level window of its tree, with content, stands for. */
   private readonly claimed = new Set<number>();
 
   constructor(private readonly stack: readonly StackedWindow[], private readonly pid: number | null) {}
@@ -57,14 +57,22 @@ export class Occlusion {
     if (index === undefined) {
       index = window.extents ? stackIndexOf(window.extents, this.pid, this.stack) : -1;
       this.indexByWindow.set(window, index);
-      if (index >= 0) this.claimed.add(index);
     }
     return index;
   }
 
-  /** Places the application's top-level windows at once, so that hostOf() knows which popups they stand for. */
-  placeWindows(windows: readonly RawNode[]): void {
-    for (const window of windows) this.indexOf(window);
+  /**
+   * Notes which X windows the application's tree has windows with content
+   * for, so that hostOf() knows which popups they stand for. A window with
+   * nothing in it stands for nothing: Chromium has one for a drop-down's
+   * popup and keeps the options under the drop-down.
+   */
+  placeWindows(nodes: readonly RawNode[]): void {
+    for (const node of nodes) {
+      if (!node.parent) continue;
+      const index = this.indexOf(node);
+      if (index >= 0) this.claimed.add(index);
+    }
   }
 
   /** A popup of the application's own (a menu, a combo box's list): what lies under it may be its content. */
@@ -100,9 +108,10 @@ export class Occlusion {
   /**
    * The stack position of the popup the node is shown in, when its toolkit
    * keeps it in the tree of the widget that opened the popup (Qt does, for
-   * a combo box's list): an own popup above the node's window that no window
-   * of the tree stands for, where a node that is popup content starts. -1
-   * otherwise. Call placeWindows() first.
+   * a combo box's list, and Chromium for a drop-down's options): an own
+   * popup above the node's window that no window of the tree stands for,
+   * where a node that is popup content starts. -1 otherwise. Call
+   * placeWindows() first.
    */
   hostOf(node: RawNode): number {
     const box = node.extents;

@@ -80,6 +80,12 @@ const CELL_ROLES = new Set(['table cell', 'column header', 'row header', 'table 
 const LABELLED_ROLES = new Set(['entry', 'password text', 'text', 'spin button', 'combo box', 'check box', 'radio button', 'slider', 'list box', 'toggle button', 'switch', 'tree table', 'table']);
 /** Named controls whose children only repeat the name (a button's label, a link's text). */
 const SELF_LABELLED_ROLES = new Set(['push button', 'toggle button', 'check box', 'radio button', 'menu item', 'check menu item', 'radio menu item', 'link', 'static']);
+/** Roles whose children, on a web page, are runs of their text unless marked otherwise (see childrenAreText). */
+const TEXT_RUN_ROLES = new Set([
+  'paragraph', 'heading', 'section', 'static', 'table cell', 'list item', 'caption', 'block quote', 'article',
+  'description term', 'description value', 'definition', 'column header', 'row header', 'table column header',
+  'table row header', 'mark', 'subscript', 'superscript', 'comment', 'footer', 'header',
+]);
 /** From this many children on, the ones on the screen are picked out by the application itself. */
 const MANY_CHILDREN = 32;
 /** AtspiCollectionMatchType ALL and AtspiCollectionSortOrder CANONICAL. */
@@ -218,12 +224,12 @@ export class TreeWalker {
   /**
    * True when the children only split the node's own text into runs: a web
    * page's hypertext marks every other child (a link, a field, an image)
-   * with U+FFFC. Fields and labels are left out: a GTK entry's icons and a
-   * GTK label's links are children without such a mark.
+   * with U+FFFC. Only for text-holding roles: a menu's or a list's items
+   * are no such mark, nor are a GTK entry's icons or a GTK label's links.
    */
   private childrenAreText(node: RawNode, text: string | null): boolean {
     if (!text || text.includes('\uFFFC')) return false;
-    return !has(node.states, State.EDITABLE) && !VALUE_ROLES.has(node.role) && node.role !== 'label';
+    return TEXT_RUN_ROLES.has(node.role) && !has(node.states, State.EDITABLE);
   }
 
   /**
