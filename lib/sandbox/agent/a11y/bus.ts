@@ -3,8 +3,10 @@ import { encodeMethodCall } from './wire';
 
 /**
  * A connection to the sandbox's accessibility bus, with plain method calls.
- * dbus-next's proxy objects fail on the AT-SPI interfaces, so every call is
- * a hand-built message.
+ * dbus-next connects and decodes the replies. Its proxy objects fail on the
+ * AT-SPI interfaces, and its generic encoder costs more than the
+ * applications take to answer, so calls are encoded by hand (wire.ts) and
+ * written in batches.
  */
 
 /** An accessible object on the bus: the application's bus name and the object's path, D-Bus type (so). */
