@@ -6,7 +6,8 @@ import type { ClientOptions } from '../../lib/config/options';
 import { openDb } from '../../lib/store/db';
 import { createApiKey } from '../../lib/service/api-keys';
 import { serveFolder } from '../../lib/util/static-server';
-import { waitFor } from '../../lib/util/wait';
+import { sleep, waitFor } from '../../lib/util/wait';
+import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const FIXTURES = path.join(REPO_ROOT, 'features', 'fixtures');
@@ -60,4 +61,19 @@ export async function waitForPageState<T = Record<string, any>>(client: Client, 
   } catch (error) {
     throw new Error(`${(error as Error).message} Last page state: ${JSON.stringify(last)}`);
   }
+}
+
+/**
+ * The clients a test file connects, disconnected when the file ends, and any
+ * sandbox of its state folder still running (kept alive on purpose) stopped.
+ */
+export function cleanupAfterFile(state: { stateDir: string }, after: (fn: () => Promise<void>) => void): Client[] {
+  const clients: Client[] = [];
+  after(async () => {
+    for (const client of clients) await client.disconnect();
+    const registry = new SandboxRegistry(state.stateDir);
+    for (const record of registry.list().filter((r) => r.state === 'running' && processAlive(r.pid))) process.kill(record.pid, 'SIGTERM');
+    await sleep(500);
+  });
+  return clients;
 }

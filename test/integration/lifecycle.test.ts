@@ -5,19 +5,12 @@ import path from 'path';
 import { spawn } from 'child_process';
 import { Client, SandboxError } from '../../lib/sdk';
 import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
-import { REPO_ROOT, newClient, testState } from '../helpers/glance';
+import { REPO_ROOT, cleanupAfterFile, newClient, testState } from '../helpers/glance';
 import { sleep, waitFor } from '../../lib/util/wait';
 
 const state = testState();
 const registry = new SandboxRegistry(state.stateDir);
-const cleanup: Client[] = [];
-
-after(async () => {
-  for (const client of cleanup) await client.disconnect();
-  // Stop whatever a test left kept alive on purpose.
-  for (const record of registry.list().filter((r) => r.state === 'running' && processAlive(r.pid))) process.kill(record.pid, 'SIGTERM');
-  await sleep(500);
-});
+const cleanup = cleanupAfterFile(state, after);
 
 async function connected(options: Parameters<typeof newClient>[1] = {}, keepAlive = 0): Promise<Client> {
   const client = newClient(state, options);
