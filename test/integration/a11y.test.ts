@@ -252,14 +252,18 @@ test('GTK: an open combo box\'s menu is a window of its own over the one it came
   }, { timeoutMs: 10_000 });
   const combo = find(before, 'combo box', 'Left')!;
   await agent.call('POST', '/pointer', { action: 'click', x: combo.box.x + combo.box.width / 2, y: combo.box.y + combo.box.height / 2 });
+  // The menu opens with a short animation: its window settles first.
+  let last: A11ySnapshot | undefined;
   const open = await waitFor('the open menu', async () => {
-    const s = await agent.a11ySnapshot();
-    return find(s, 'menu item', 'Middle') ? s : undefined;
-  }, { timeoutMs: 5_000 });
+    const s = (last = await agent.a11ySnapshot());
+    const menuWindow = s.nodes.find((n) => n.parent === null && n.role === 'window');
+    const items = s.nodes.filter((n) => n.role === 'menu item');
+    return menuWindow && items.length === 3 && items.every((n) => inside(n.box, menuWindow.box)) ? s : undefined;
+  }, { timeoutMs: 5_000 }).catch((error) => {
+    throw new Error(`${error.message} Last: ${JSON.stringify(last?.nodes.filter((n) => /menu|window/.test(n.role)))}`);
+  });
   const items = open.nodes.filter((n) => n.role === 'menu item');
   assert.deepEqual(items.map((n) => n.name), ['Left', 'Middle', 'Right']);
-  const menuWindow = open.nodes.find((n) => n.parent === null && n.role === 'window');
-  assert.ok(menuWindow && items.every((n) => inside(n.box, menuWindow.box)), 'the items lie in the menu\'s window');
   assert.equal(find(open, 'combo box', 'Left'), undefined, 'the combo box under the menu is hidden');
   await agent.call('POST', '/keys', { keys: ['escape'] });
 });
@@ -269,6 +273,8 @@ test('the node bound cuts the snapshot short and says so', async () => {
   assert.equal(snapshot.nodes.length <= 10, true, `${snapshot.nodes.length} nodes`);
   assert.equal(snapshot.truncated, true);
   await assert.rejects(sandbox.agent.a11ySnapshot({ maxNodes: -1 }), /'maxNodes' must be a number from 1/);
+  const viaQuery = await sandbox.agent.call<A11ySnapshot>('GET', '/a11y?maxNodes=5&deadlineMs=2000');
+  assert.ok(viaQuery.nodes.length <= 5 && viaQuery.truncated, 'GET takes the bounds in its query');
 });
 
 test('a sandbox without the accessibility bus gives an empty snapshot, not an error', async () => {
