@@ -43,11 +43,24 @@ export class LivePreview {
 
   constructor(private readonly stateDir: string, private readonly log: (line: string) => void) {}
 
+  /**
+   * The mode a session really runs with: `browser` where no browser can open
+   * falls back to `none`, said in one line, before a sandbox is started, so
+   * that it runs no VNC server nobody watches.
+   */
+  resolve(mode: Preview): Preview {
+    if (mode !== 'browser') return mode;
+    const unable = noBrowserReason();
+    if (!unable) return mode;
+    this.log(`Live preview not opened: ${unable}; going on without it (preview: 'none' silences this).`);
+    return 'none';
+  }
+
   /** Starts the preview for a sandbox whose agent serves one at `previewPort` (null: it has none). */
   start(mode: Preview, sandbox: { host: string; previewPort: number | null; token: string }): void {
     if (mode === 'none') return;
     if (!sandbox.previewPort) {
-      this.log(`No live preview: this sandbox was started without one (preview 'none', or an agent you run yourself); going on without it.`);
+      this.log("No live preview: this sandbox has none (it was started with preview 'none', is an agent you run yourself, or its x11vnc could not start: see its agent.log); going on without it.");
       return;
     }
     this.url = `http://${sandbox.host}:${sandbox.previewPort}/#key=${previewKey(sandbox.token)}`;
@@ -57,11 +70,6 @@ export class LivePreview {
       fs.mkdirSync(this.stateDir, { recursive: true });
       fs.writeFileSync(file, `${this.url}\n`, { mode: 0o600 });
       this.log(`Live preview: ${this.url} (also in ${file})`);
-      return;
-    }
-    const unable = noBrowserReason();
-    if (unable) {
-      this.log(`Live preview not opened: ${unable}; going on without it (preview: 'none' silences this).`);
       return;
     }
     const { command, args } = opener(this.url);

@@ -1,5 +1,5 @@
 import path from 'path';
-import { ResolvedClientOptions, resolveConnectOptions } from '../config/options';
+import { Preview, ResolvedClientOptions, resolveConnectOptions } from '../config/options';
 import { AuthError, InvalidOptionError, SandboxError, StateError } from '../config/errors';
 import { AgentClient } from '../sandbox/agent-client';
 import { SandboxInstance, SandboxSession, Service } from '../service/service';
@@ -57,7 +57,8 @@ export class ClientSession {
     if (this.instance) throw new StateError(`Already connected to sandbox '${this.instance.instanceId}'; call disconnect() first.`);
     if (o.usedHeadless) this.runner.log("The 'headless' option is deprecated; use preview: 'none' instead.");
     this.keepAlive = o.keepAlive ?? this.options.keepAlive;
-    const sandbox = await this.openSandbox(this.token, o);
+    const preview = this.evidence.preview.resolve(o.preview ?? this.options.preview);
+    const sandbox = await this.openSandbox(this.token, o, preview);
     const agent = new AgentClient(sandbox.agent);
     this.runner.redactor.add(sandbox.agent.token);
     let previewPort: number | null = null;
@@ -85,7 +86,7 @@ export class ClientSession {
     if (sandbox.instance.rejoined && Object.keys(this.options.environment).length) {
       this.runner.log(`The 'environment' option applies to sandboxes Glance starts; ${sandbox.instance.instanceId} was already running, so its programs keep the environment it started with.`);
     }
-    await this.evidence.begin(agent, { host: sandbox.agent.host, previewPort }, o.preview ?? this.options.preview, test);
+    await this.evidence.begin(agent, { host: sandbox.agent.host, previewPort }, preview, test);
     return { ...sandbox.instance };
   }
 
@@ -98,7 +99,7 @@ export class ClientSession {
     this.runner.log(`Vision model: ${vision.model} at ${where} (${family}).`);
   }
 
-  private async openSandbox(token: string, o: ReturnType<typeof resolveConnectOptions>): Promise<SandboxSession> {
+  private async openSandbox(token: string, o: ReturnType<typeof resolveConnectOptions>, preview: Preview): Promise<SandboxSession> {
     const ip = o.ip ?? this.options.ip;
     const sandboxId = o.sandboxId ?? this.options.sandboxId;
     if (ip) return this.service.attachSandbox(token, this.parseAgentAddress(ip));
@@ -110,7 +111,7 @@ export class ClientSession {
     }
     const spec = {
       os: this.options.os, width: this.options.width, height: this.options.height, keepAlive: this.keepAlive,
-      environment: this.options.environment, preview: o.preview ?? this.options.preview,
+      environment: this.options.environment, preview,
       sandboxAmi: o.sandboxAmi ?? this.options.sandboxAmi, sandboxInstance: o.sandboxInstance ?? this.options.sandboxInstance,
     };
     if (spec.sandboxAmi || spec.sandboxInstance) this.runner.log('sandboxAmi and sandboxInstance apply to cloud sandboxes; the local sandbox ignores them.');

@@ -131,6 +131,7 @@ test("preview 'browser' in CI or without a display goes on without a preview, in
       assert.equal(notices.length, 1, notices.join('\n'));
       assert.match(notices[0], env.CI ? /not opened: this is a CI run/ : /not opened: there is no display/);
       assert.ok(Date.now() - started < 10_000);
+      assert.equal(client.getInstance()!.vncPort, null, 'and runs no VNC server that nobody watches');
       await client.disconnect();
     });
   }

@@ -1,3 +1,4 @@
+import fs from 'fs';
 import net from 'net';
 import path from 'path';
 import type http from 'http';
@@ -63,14 +64,21 @@ export async function startEvidence(options: EvidenceOptions): Promise<Evidence>
   let vncPort: number | null = null;
   let preview: { port: number; close(): void } | null = null;
   if (options.vnc) {
-    const port = await freePort();
-    // View only: the preview watches; input goes through Glance.
-    const vnc = processes.spawn('x11vnc', ['-display', options.display, '-rfbport', String(port), '-localhost', '-nopw', '-forever', '-shared', '-viewonly', '-quiet'],
-      { env: options.vnc.env, stdio: ['ignore', options.vnc.log, options.vnc.log] });
-    desktop.add(vnc.pid!);
-    await waitFor('x11vnc to listen', () => accepts(port), { timeoutMs: VNC_READY_MS, intervalMs: 20 });
-    vncPort = port;
-    preview = await startPreviewServer({ token: options.vnc.token, vncPort: port, title: options.vnc.title });
+    // A preview that cannot start leaves the sandbox without one (the client says so), never without a sandbox.
+    try {
+      const port = await freePort();
+      // View only: the preview watches; input goes through Glance.
+      const vnc = processes.spawn('x11vnc', ['-display', options.display, '-rfbport', String(port), '-localhost', '-nopw', '-forever', '-shared', '-viewonly', '-quiet'],
+        { env: options.vnc.env, stdio: ['ignore', options.vnc.log, options.vnc.log] });
+      vnc.once('error', () => undefined); // not installed: the wait below says so
+      if (vnc.pid) desktop.add(vnc.pid);
+      await waitFor('x11vnc to listen', () => accepts(port), { timeoutMs: VNC_READY_MS, intervalMs: 20 });
+      vncPort = port;
+      preview = await startPreviewServer({ token: options.vnc.token, vncPort: port, title: options.vnc.title });
+    } catch (error) {
+      fs.writeSync(options.vnc.log, `${new Date().toISOString()} no live preview: ${(error as Error).message} (is x11vnc installed? apt-get install x11vnc)\n`);
+      vncPort = null;
+    }
   }
   return {
     routes: evidenceRoutes(dashcam, redraw),
