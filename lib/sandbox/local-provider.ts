@@ -6,6 +6,7 @@ import { SandboxError } from '../config/errors';
 import { AgentClient } from './agent-client';
 import { processAlive, SandboxRecord, SandboxRegistry } from './registry';
 import { ProcessIdentity, readProcess, sameProcess } from './process-identity';
+import { sandboxRuntimeDir } from './runtime-dir';
 import type { SupervisorConfig } from './agent/main';
 
 export interface LocalSandboxSpec {
@@ -126,6 +127,8 @@ export function reapLeftovers(record: SandboxRecord): void {
       /* already gone */
     }
   }
+  // Its buses end with the supervisor (they run with a parent-death signal); their sockets' folder is left.
+  fs.rmSync(sandboxRuntimeDir(record.id), { recursive: true, force: true });
 }
 
 /** True when `record`'s supervisor or X server pid still belongs to that process and leads its process group. */

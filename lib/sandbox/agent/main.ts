@@ -10,10 +10,10 @@
  */
 import fs from 'fs';
 import net from 'net';
-import os from 'os';
 import path from 'path';
 import { ProcessGroup } from './processes';
 import { processIdentity } from '../process-identity';
+import { sandboxRuntimeDir } from '../runtime-dir';
 
 export interface SupervisorConfig {
   id: string;
@@ -79,8 +79,7 @@ async function main(): Promise<void> {
   const { GLANCE_API_KEY: _key, GLANCE_AGENT_TOKEN: _token, ...inherited } = process.env;
   const { FOREIGN_SESSION_ENV, ACCESSIBILITY_ENV, startDesktopBus } = await import('./a11y/desktop-bus');
   for (const name of FOREIGN_SESSION_ENV) delete inherited[name];
-  // Short, because socket paths are: the session and accessibility buses listen here.
-  const runtime = path.join(os.tmpdir(), `glance-${config.id}`);
+  const runtime = sandboxRuntimeDir(config.id);
   runtimeDir = runtime;
   const desktopBus = config.accessibility === false ? null : startDesktopBus(processes, inherited, runtime, log);
 
