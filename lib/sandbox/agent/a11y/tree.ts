@@ -102,6 +102,8 @@ export class TreeWalker {
   private complete = true;
   /** Whether name and description come in one GetAll call, or one call each. */
   private oneCallProperties = true;
+  /** Whether the application picks out its children on the screen (Collection.GetMatches). */
+  private collection = true;
 
   constructor(
     private readonly bus: AccessibilityBus,
@@ -133,8 +135,10 @@ export class TreeWalker {
       this.children(this.app),
       this.property(this.app, IFACE.application, 'ToolkitName').catch(() => ''),
     ]));
-    // Qt 5 reads a second argument that GetAll does not have, and crashes.
-    this.oneCallProperties = String(toolkit).toLowerCase() !== 'qt';
+    // Qt 5 reads a second argument that GetAll does not have, and crashes; it has no Collection interface either.
+    const qt = String(toolkit).toLowerCase() === 'qt';
+    this.oneCallProperties = !qt;
+    this.collection = !qt;
     try {
       await Promise.all(windows.map((ref, i) => this.visit(ref, `${this.app[0]}/${i}`, null)));
     } catch (error) {
@@ -195,7 +199,7 @@ export class TreeWalker {
     const wantsText = this.wantsText(node);
     const text = wantsText || (descend.length && !TEXTLESS_ROLES.has(role)) ? this.text(node, wantsText) : null;
     if (text && descend.length && this.childrenAreText(node, await text)) descend = [];
-    const showing = descend.length >= MANY_CHILDREN ? await this.showingChildren(ref) : null;
+    const showing = this.collection && descend.length >= MANY_CHILDREN ? await this.showingChildren(ref) : null;
     if (showing && showing.size < descend.length) node.clips = true;
     await Promise.all([
       text,
