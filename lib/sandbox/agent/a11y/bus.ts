@@ -1,4 +1,4 @@
-import dbus, { DBusError, Message, MessageBus, MessageType } from 'dbus-next';
+import dbus, { Message, MessageBus, MessageType } from 'dbus-next';
 import { encodeMethodCall } from './wire';
 
 /**
@@ -8,6 +8,20 @@ import { encodeMethodCall } from './wire';
  * applications take to answer, so calls are encoded by hand (wire.ts) and
  * written in batches.
  */
+
+/**
+ * A D-Bus error reply. Made without a stack: a walk gets many of them (a
+ * text asked of a node that has none) and a stack costs more than the call.
+ */
+export class CallError extends Error {
+  constructor(readonly errorName: string, message: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(`${errorName}: ${message}`);
+    Error.stackTraceLimit = limit;
+    this.name = 'CallError';
+  }
+}
 
 /** An accessible object on the bus: the application's bus name and the object's path, D-Bus type (so). */
 export type Ref = [busName: string, objectPath: string];
@@ -115,7 +129,7 @@ export class AccessibilityBus {
     const data = encodeMethodCall(serial, { destination, path, interface: iface, member, signature, body });
     return new Promise((resolve, reject) => {
       this.internals._methodReturnHandlers[serial] = (reply) => {
-        if (reply.type === MessageType.ERROR) reject(new DBusError(reply.errorName, reply.body[0], reply));
+        if (reply.type === MessageType.ERROR) reject(new CallError(reply.errorName, String(reply.body?.[0] ?? '')));
         else resolve(reply.body);
       };
       // The calls made while one turn of the event loop reads replies leave in one write: a system call each would cost more than the calls.
