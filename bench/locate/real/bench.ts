@@ -21,7 +21,8 @@ import type { Part, RealCase } from './types';
  */
 const LOCATE_BOUND_MS = 20_000;
 const REGISTER = path.resolve(__dirname, '..', '..', '..', 'lib', 'runtime', 'register.js');
-const RESULTS = path.resolve(__dirname, '..', '..', 'results', 'locate-real.json');
+// Beside the suite's figures (locate-real.json, written by bench/run.ts): every case's outcome.
+const RESULTS = path.resolve(__dirname, '..', '..', 'results', 'locate-real-cases.json');
 
 const FIXTURE_CATEGORY: Record<FixtureCategory, string> = {
   text: 'text', 'field-label': 'field', 'field-placeholder': 'field', toggle: 'field', ordinal: 'ordinal', relative: 'relative', negative: 'negative',
