@@ -38,3 +38,22 @@ export function cropPng(screen: Screen, box: Box): Buffer | null {
   const inside = { x, y, width, height };
   return pixelsToPng(cropPixels(screen, inside), width, height, screen.format);
 }
+
+/** A region of a screen, scaled up by an integer factor (nearest neighbour). */
+export function cropScreen(screen: Screen, region: Box, scale: number): Screen {
+  const width = region.width * scale;
+  const height = region.height * scale;
+  const data = Buffer.allocUnsafe(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const srcRow = (region.y + Math.floor(y / scale)) * screen.width + region.x;
+    for (let x = 0; x < width; x++) {
+      const src = (srcRow + Math.floor(x / scale)) * 4;
+      const dst = (y * width + x) * 4;
+      data[dst] = screen.data[src];
+      data[dst + 1] = screen.data[src + 1];
+      data[dst + 2] = screen.data[src + 2];
+      data[dst + 3] = screen.data[src + 3];
+    }
+  }
+  return { width, height, data, format: screen.format };
+}

@@ -2,7 +2,12 @@ import type { Box, Screen } from '../types/screen';
 import type { Candidate } from '../types/locate';
 import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability } from './engine';
 import { Query } from './query';
-import { crossCheck } from './cross-check';
+import { normalise } from './text-match';
+import { confirmOnPixels, crossCheck } from './cross-check';
+import { cropScreen } from '../image/crop';
+
+/** How many of the nearest texts a not-found message names. */
+const SEEN_INSTEAD = 4;
 
 /**
  * Engines in order, best first. A description goes to the engines that can
@@ -80,6 +85,8 @@ export class EngineChain {
           const checked = await crossCheck(candidates, query, context, this.engines.filter((e) => e !== engine));
           candidates = checked.kept;
           contradictions.push(...checked.contradictions);
+        } else if (candidates.length && engine.exact) {
+          candidates = await confirmOnPixels(candidates, query, context, this.engines.filter((e) => !e.exact));
         }
         if (candidates.length) return { candidates, engine };
       } catch (error) {
@@ -110,10 +117,17 @@ export class EngineChain {
     return { candidate, best: candidate, rejection: '', engine };
   }
 
-  /** What a person would see instead, from the first engine that can say. */
+  /**
+   * What a person would see instead: the texts nearest to what was asked. The
+   * engines that read pixels speak first (what they read is on the screen);
+   * the others fill in, without repeating a text.
+   */
   async seenInstead(context: EngineContext, query: Query): Promise<string[]> {
-    const engine = this.engines.find((e) => e.seenInstead);
-    return engine?.seenInstead ? engine.seenInstead(context, query).catch(() => []) : [];
+    const speakers = this.engines.filter((e) => e.seenInstead).sort((a, b) => Number(!!a.exact) - Number(!!b.exact));
+    const lists = await Promise.all(speakers.map((e) => e.seenInstead!(context, query).catch(() => [] as string[])));
+    const seen = new Map<string, string>();
+    for (const text of lists.flat()) if (!seen.has(normalise(text))) seen.set(normalise(text), text);
+    return [...seen.values()].slice(0, SEEN_INSTEAD);
   }
 
   /** The text inside a box, from the first engine that can tell (the tree's value before the pixels). */
@@ -164,23 +178,4 @@ export function zoomRegion(screen: { width: number; height: number }, around: Bo
   const x = Math.max(0, Math.min(screen.width - width, Math.round(cx - width / 2)));
   const y = Math.max(0, Math.min(screen.height - height, Math.round(cy - height / 2)));
   return { x, y, width, height };
-}
-
-/** A region of a screen, scaled up by an integer factor (nearest neighbour). */
-export function cropScreen(screen: Screen, region: Box, scale: number): Screen {
-  const width = region.width * scale;
-  const height = region.height * scale;
-  const data = Buffer.allocUnsafe(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    const srcRow = (region.y + Math.floor(y / scale)) * screen.width + region.x;
-    for (let x = 0; x < width; x++) {
-      const src = (srcRow + Math.floor(x / scale)) * 4;
-      const dst = (y * width + x) * 4;
-      data[dst] = screen.data[src];
-      data[dst + 1] = screen.data[src + 1];
-      data[dst + 2] = screen.data[src + 2];
-      data[dst + 3] = screen.data[src + 3];
-    }
-  }
-  return { width, height, data, format: screen.format };
 }

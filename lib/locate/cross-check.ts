@@ -68,3 +68,27 @@ async function judgeBox(candidate: Candidate, wanted: string, context: EngineCon
   }
   return { kind: 'unknown' };
 }
+
+/**
+ * The tree can be a moment behind the screen (Chromium moves boxes after a
+ * scroll lazily): a box it gives for quoted text is read back cheaply from
+ * the pixels, and dropped when they clearly show other text. Nothing legible
+ * (an icon, a blurred font) is no evidence either way.
+ */
+export async function confirmOnPixels(candidates: Candidate[], query: Query, context: EngineContext, readers: LocateEngine[]): Promise<Candidate[]> {
+  const wanted = quotedText(query) ?? (query.role === 'text' || query.role === null ? query.text : null);
+  const reader = readers.find((r) => r.readBox);
+  if (!wanted || !reader || context.crop) return candidates;
+  const kept: Candidate[] = [];
+  for (const candidate of candidates) {
+    // Only boxes whose own text is what was asked: a field found by its label shows its value, not the label.
+    if (candidate.text === undefined || !containsText(candidate.text, wanted)) {
+      kept.push(candidate);
+      continue;
+    }
+    const read = await reader.readBox!(context, candidate.box).catch(() => undefined);
+    const clearlyOther = typeof read === 'string' && /\p{L}{2}/u.test(read) && !containsText(read, wanted) && similarity(read, wanted) < OCR_CLEARLY_OTHER;
+    if (!clearlyOther) kept.push(candidate);
+  }
+  return kept;
+}

@@ -69,6 +69,8 @@ export interface LocateEngine {
   seenInstead?(context: EngineContext, query: Query): Promise<string[]>;
   /** The text shown inside a box (a field's value, a cell's content); null when this engine cannot tell. */
   readText?(context: EngineContext, box: Box): Promise<string | null>;
+  /** Reads one small box of the screen, cheaply (no full-screen read): to check another engine's box. Null when nothing is legible. */
+  readBox?(context: EngineContext, box: Box): Promise<string | null>;
   /** Forgets memoised readings, so a screen is read as never seen (benchmarks measure that). */
   forget?(): void;
   /** A yes-or-no judgement of a statement about the whole screen, with the reason (a vision model's). */

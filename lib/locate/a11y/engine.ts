@@ -4,6 +4,7 @@ import { Candidate, Capability, EngineContext, LocateEngine, Verdict } from '../
 import { Query } from '../query';
 import { similarity } from '../text-match';
 import { TreeMatcher } from './match';
+import { fitsRole } from './roles';
 
 /**
  * The accessibility engine: Chromium, GTK and Qt publish what is on the screen
@@ -42,7 +43,9 @@ export class A11yEngine implements LocateEngine {
 
   async seenInstead(context: EngineContext, query: Query): Promise<string[]> {
     const wanted = query.text ?? query.relation?.anchor ?? '';
-    const names = [...new Set((await this.visible(context)).map((n) => n.name).filter((n) => /\p{L}{2}/u.test(n)))];
+    // Window and page titles are not on the screen a person reads (kiosk pages have none): controls and text only.
+    const shown = (await this.visible(context)).filter((n) => fitsRole(n, null));
+    const names = [...new Set(shown.map((n) => n.name || n.value || '').filter((n) => /\p{L}{2}/u.test(n)))];
     return names.map((text) => ({ text, score: similarity(text, wanted) })).sort((a, b) => b.score - a.score).slice(0, SEEN_INSTEAD).map((n) => n.text);
   }
 

@@ -26,10 +26,10 @@ const CONTROLS = new Set(['push button', 'toggle button', 'button', 'link', 'ent
   'menu item', 'check menu item', 'radio menu item', 'combo box', 'spin button', 'menu button', 'switch', 'slider', 'list item', 'table cell', 'tree item']);
 
 /** Roles whose name comes from their content, not a label: a paragraph's name is its text. */
-const TEXT_ROLES = new Set(['label', 'static', 'text', 'paragraph', 'heading', 'caption', 'section', 'document web', 'document text', 'status bar']);
+const TEXT_ROLES = new Set(['label', 'static', 'text', 'paragraph', 'heading', 'caption', 'section', 'document text', 'status bar']);
 
-/** Containers: a name on them names a region, not something one clicks or reads as a phrase. */
-const CONTAINERS = new Set(['frame', 'window', 'dialog', 'filler', 'panel', 'scroll pane', 'viewport', 'tool bar', 'menu bar', 'table', 'list', 'tree', 'tree table',
+/** Containers: a name on them names a region (a page's title, a window's), not something one clicks or reads on the screen. */
+const CONTAINERS = new Set(['frame', 'window', 'dialog', 'document web', 'document frame', 'filler', 'panel', 'scroll pane', 'viewport', 'tool bar', 'menu bar', 'table', 'list', 'tree', 'tree table',
   'page tab list', 'layered pane', 'split pane', 'internal frame', 'application', 'document frame', 'form', 'grouping', 'landmark', 'redundant object']);
 
 export function fitsRole(node: A11yNode, role: Role | null): boolean {

@@ -5,7 +5,8 @@ import { analyse, Analysis, findText, groupLines, phrases, rereadLine, suspectLi
 import { enclosure, fieldNear, inputLike, toggleNear } from './controls';
 import { similarity, threshold } from '../text-match';
 import { relate } from '../relations';
-import { cropGrey } from './preprocess';
+import { cropGrey, prepareForOcr } from './preprocess';
+import { cropScreen } from '../../image/crop';
 import { OcrReader } from './tesseract';
 
 /**
@@ -123,6 +124,16 @@ export class OcrEngine implements LocateEngine {
     const analysis = await this.analyse(screen);
     const words = await this.reader.readCrop(cropGrey(analysis.prepared, box, 2), '7');
     return words.map((w) => w.text).join(' ');
+  }
+
+  /** Reads only the box, prepared on its own and read as one line: about a tenth of a full-screen read. */
+  async readBox({ screen }: EngineContext, box: Box): Promise<string | null> {
+    const region = pad(box, 3, screen);
+    const crop = cropScreen(screen, region, 1);
+    const prepared = prepareForOcr({ width: crop.width, height: crop.height, data: crop.data }, screen.format);
+    const words = await this.reader.readCrop(cropGrey(prepared, { x: 0, y: 0, width: prepared.width, height: prepared.height }, 2), '7');
+    const text = words.filter((w) => w.confidence > 30).map((w) => w.text).join(' ');
+    return /[\p{L}\p{N}]/u.test(text) ? text : null;
   }
 
   private async bestMatch(analysis: Analysis, text: string): Promise<TextMatch | null> {
