@@ -49,3 +49,11 @@ test('a checkbox is the small box left of its label', () => {
   assert.deepEqual(toggleNear(g, { x: 40, y: 51, width: 120, height: 11 }), { x: 20, y: 50, width: 13, height: 13 });
   assert.equal(toggleNear(g, { x: 200, y: 120, width: 60, height: 11 }), null);
 });
+
+test('a label box at half pixels (a line read again at twice the size) still floods to an end', () => {
+  const g = canvas();
+  g.fill(50, 40, 120, 36, 90);
+  g.fill(80, 52, 60, 12, 250);
+  assert.deepEqual(enclosure(g, { x: 80.5, y: 52.5, width: 59.5, height: 11.5 }), { x: 49, y: 39, width: 122, height: 38 });
+  assert.equal(enclosure(g, { x: 200.5, y: 150.5, width: 30, height: 10 }), null, 'on the page: no enclosure, and no runaway fill');
+});

@@ -17,7 +17,8 @@ const inside = (g: GreyImage, x: number, y: number) => x >= 0 && y >= 0 && x < g
  * area is not enclosed within `maxW` x `maxH` (the text sits on the page).
  */
 export function enclosure(g: GreyImage, text: Box, maxW = 520, maxH = 90): Box | null {
-  const seedX = Math.max(0, text.x - 3);
+  // Whole pixels: a re-read line's boxes come at half pixels, and a fractional index would never be marked seen.
+  const seedX = Math.max(0, Math.round(text.x) - 3);
   const seedY = Math.round(centerY(text));
   if (!inside(g, seedX, seedY)) return null;
   const colour = at(g, seedX, seedY);
