@@ -5,6 +5,7 @@ import { cacheBench } from './cache';
 import { cucumberBench } from './cucumber';
 import { visionBench } from './vision';
 import { a11yBench } from './a11y';
+import { a11yAccuracyBench } from './a11y-accuracy';
 import { evidenceBench } from './evidence';
 import { printTable, writeResults } from './stats';
 
@@ -17,6 +18,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   cucumber: cucumberBench,
   vision: visionBench,
   a11y: a11yBench,
+  'a11y-accuracy': a11yAccuracyBench,
   evidence: evidenceBench,
 };
 

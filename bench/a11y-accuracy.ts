@@ -1,0 +1,104 @@
+import fs from 'fs';
+import path from 'path';
+import { Client } from '../lib/sdk';
+import { serveFolder } from '../lib/util/static-server';
+import { waitFor } from '../lib/util/wait';
+import { newClient, testState } from '../test/helpers/glance';
+import { snapshotFromTree } from './locate/real/desktop';
+import { generateCases } from './locate/real/generate';
+import { isHit } from './locate/real/score';
+import { ensureSource, loadSources } from './locate/real/source-list';
+import type { RealCase } from './locate/real/types';
+import { Figure, figure } from './stats';
+
+/**
+ * `auto` (the tree first) against OCR alone, live in one sandbox, on programs
+ * and pages no one here wrote: GTK's widget factory and zenity's dialogs, a
+ * Qt program, and held-back web pages from the locate-real sources. The
+ * targets come from what the tree shows (boxes from AT-SPI), phrased by the
+ * locate-real generator; a hit is the click point inside the target's box.
+ */
+interface Screen { source: string; open: (client: Client) => Promise<void> }
+
+const DESKTOP: Screen[] = [
+  { source: 'gtk3-widget-factory', open: (c) => c.provision.app({ command: 'gtk3-widget-factory' }) },
+  { source: 'zenity (GTK 3)', open: (c) => c.provision.app({ command: 'zenity --forms --title=Account --text=Account --add-entry=Username --add-entry=Email --add-password=Password --add-calendar=Birthday' }) },
+  { source: 'zenity (GTK 3)', open: (c) => c.provision.app({ command: "zenity --list --title=Orders --column=Order --column=Customer --column=Status 1001 'Ada Lovelace' Shipped 1002 'Grace Hopper' Pending 1003 'Alan Turing' Cancelled" }) },
+  { source: 'qt5ct (Qt 5)', open: (c) => c.provision.app({ command: 'qt5ct' }) },
+];
+const WEB_SOURCES = ['spectre.css', '@digitallyhappy/backstrap', 'black-dashboard'];
+
+export async function a11yAccuracyBench(): Promise<Figure[]> {
+  const state = testState();
+  const sources = loadSources();
+  const web = sources.web.filter((s) => WEB_SOURCES.includes(s.name));
+  const servers = await Promise.all(web.map((s) => serveFolder(ensureSource(s))));
+  const screens: Screen[] = [...DESKTOP, ...web.flatMap((s, i) => [...new Set(s.pages.map((p) => p.path))].map((page) => ({
+    source: s.name, open: (c: Client) => c.provision.chrome({ url: `${servers[i].url}/${page}` }),
+  })))];
+  const auto = newClient(state, { cache: false, logging: false });
+  let ocr: Client | null = null;
+  const rows: { source: string; c: RealCase; auto: boolean; ocr: boolean; engine: string | null; autoMs: number; ocrMs: number }[] = [];
+  try {
+    await auto.auth();
+    await auto.connect({ keepAlive: 60_000 });
+    // OCR alone, in a second session on the same sandbox: the same screen, read by pixels only.
+    ocr = newClient(state, { cache: false, logging: false, locator: 'ocr', sandboxId: auto.getInstance()!.instanceId });
+    await ocr.auth();
+    await ocr.connect({ keepAlive: 0 });
+    for (const [n, screen] of screens.entries()) {
+      await auto.resetApps();
+      await screen.open(auto);
+      const agent = auto.requireAgent();
+      const nodes = await waitFor(`${screen.source}'s tree`, async () => {
+        const { nodes: all } = await agent.a11ySnapshot({ deadlineMs: 2000 });
+        return all.length > 5 ? all : undefined;
+      }, { timeoutMs: 15_000, intervalMs: 300 });
+      await auto.settle(2000);
+      const snapshot = snapshotFromTree(nodes, { width: 1366, height: 768 });
+      const cases = generateCases({ id: `a11y-${n}`, source: screen.source, part: 'held', width: 1366, height: 768 }, snapshot, () => 1);
+      for (const c of cases) {
+        let t = performance.now();
+        const byAuto = await auto.find(c.description, { timeout: 0 });
+        const autoMs = performance.now() - t;
+        t = performance.now();
+        const byOcr = await ocr.find(c.description, { timeout: 0 });
+        const ocrMs = performance.now() - t;
+        rows.push({
+          source: screen.source, c, engine: byAuto.engine, autoMs, ocrMs,
+          auto: isHit(c, { box: byAuto.boundingBox }), ocr: isHit(c, { box: byOcr.boundingBox }),
+        });
+      }
+    }
+  } finally {
+    await ocr?.disconnect();
+    await auto.disconnect();
+    for (const server of servers) await server.close();
+  }
+  const share = (list: typeof rows, key: 'auto' | 'ocr') => (list.length ? Math.round((list.filter((r) => r[key]).length / list.length) * 1000) / 10 : 0);
+  const positives = rows.filter((r) => r.c.category !== 'negative');
+  const bySource = [...new Set(rows.map((r) => r.source))].map((source) => {
+    const of = rows.filter((r) => r.source === source);
+    return { source, cases: of.length, auto: share(of, 'auto'), ocr: share(of, 'ocr') };
+  });
+  const byCategory = [...new Set(rows.map((r) => r.c.category))].map((category) => {
+    const of = rows.filter((r) => r.c.category === category);
+    return { category, cases: of.length, auto: share(of, 'auto'), ocr: share(of, 'ocr') };
+  });
+  const summary = {
+    cases: rows.length, sources: bySource.length, autoOnTree: share(positives, 'auto'), ocrOnTree: share(positives, 'ocr'),
+    negativesRefused: { auto: share(rows.filter((r) => r.c.category === 'negative'), 'auto'), ocr: share(rows.filter((r) => r.c.category === 'negative'), 'ocr') },
+    bySource, byCategory,
+    misses: rows.filter((r) => !r.auto).map((r) => ({ source: r.source, description: r.c.description, engine: r.engine })),
+  };
+  console.log(`\na11y accuracy: ${rows.length} cases on ${bySource.length} programs and sites; auto ${summary.autoOnTree}% of targets with a tree (target >= 99%), OCR alone ${summary.ocrOnTree}%`);
+  for (const s of bySource) console.log(`  ${s.source.padEnd(28)} ${String(s.cases).padStart(4)} cases  auto ${s.auto}%  ocr ${s.ocr}%`);
+  for (const c of byCategory) console.log(`  ${c.category.padEnd(28)} ${String(c.cases).padStart(4)} cases  auto ${c.auto}%  ocr ${c.ocr}%`);
+  for (const m of summary.misses) console.log(`  auto miss: ${m.source} "${m.description}" (${m.engine ?? 'not found'})`);
+  fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+  fs.writeFileSync(path.join(__dirname, 'results', 'a11y-accuracy.json'), JSON.stringify(summary, null, 2));
+  return [
+    figure('find() with auto, on the tree programs and pages', rows.map((r) => r.autoMs)),
+    figure('find() with OCR alone, same targets', rows.map((r) => r.ocrMs)),
+  ];
+}
