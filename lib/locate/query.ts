@@ -38,6 +38,7 @@ const ROLE_WORDS: [RegExp, Role][] = [
   [/\b(?:fields?|inputs?|text ?box(?:es)?|text ?areas?|boxe?s?|search ?bar)\b/, 'field'],
   [/\btabs?\b/, 'tab'],
   [/\bmenus?\b/, 'menuitem'],
+  [/\b(?:column|row) headers?\b/, 'cell'],
   [/\b(?:headings?|headers?|titles?)\b/, 'heading'],
   [/\b(?:icons?|symbols?)\b/, 'icon'],
   [/\b(?:images?|pictures?|logos?|photos?|avatars?)\b/, 'image'],

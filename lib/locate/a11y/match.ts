@@ -41,8 +41,9 @@ function textsOf(node: A11yNode, byPath: Map<string, A11yNode>): { text: string;
 /** How well a text answers the wanted one: the whole of it, allowing for case, punctuation and a slip in a long name. */
 function wholeMatch(text: string, wanted: string): number {
   if (normalise(text) === normalise(wanted)) return 1;
+  // The tree's names are exact: only a slip in a long name passes, never a different word.
   const score = similarity(text, wanted);
-  return score >= Math.max(0.9, threshold(wanted)) ? score * 0.95 : 0;
+  return score >= Math.max(0.95, threshold(wanted)) ? score * 0.95 : 0;
 }
 
 export function matchText(nodes: A11yNode[], wanted: string, byPath: Map<string, A11yNode>, accept: (node: A11yNode) => boolean): NodeMatch[] {
@@ -100,7 +101,9 @@ export class TreeMatcher {
 
   private byText(query: Query): NodeMatch[] {
     const wanted = query.text!;
-    const direct = matchText(this.nodes, wanted, this.byPath, (n) => fitsRole(n, query.role));
+    // "the text 'Email'" is the words shown, not the field they label.
+    const accept = query.role === 'text' ? (n: A11yNode) => fitsRole(n, 'text') && !isField(n) : (n: A11yNode) => fitsRole(n, query.role);
+    const direct = matchText(this.nodes, wanted, this.byPath, accept);
     if (query.role === 'field' || query.role === 'dropdown' || query.role === 'checkbox' || query.role === 'radio') {
       // A label with no relation to its control: the nearest control of that role right of it or below it.
       const labels = matchText(this.nodes, wanted, this.byPath, (n) => isTextRole(n) && !fitsRole(n, query.role));
