@@ -6,7 +6,7 @@ import { promisify } from 'util';
 import { Client, Element } from '../../lib/sdk';
 import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';
-import { clientOnPage, FIXTURES, newClient, pageTitle, REPO_ROOT, testState } from '../helpers/glance';
+import { clientOnPage, FIXTURES, newClient, REPO_ROOT, testState, waitForPageState } from '../helpers/glance';
 
 // Finding through the accessibility tree in a real sandbox: Chromium and GTK
 // publish one; Tk and a <canvas> do not, and OCR answers there.
@@ -15,7 +15,8 @@ let server: Awaited<ReturnType<typeof serveFolder>>;
 let client: Client;
 
 type Box = [number, number, number, number];
-const page = async (): Promise<Record<string, any>> => JSON.parse(await pageTitle(client));
+// The page's own boxes, once the window has taken the screen's width (before that they are stale).
+const page = (): Promise<Record<string, any>> => waitForPageState(client, (state) => state.fits === true);
 
 function assertBox(element: Element, [x, y, width, height]: Box, what: string): void {
   assert.ok(element.found(), `${what} is found: ${element.reason}`);
