@@ -1,6 +1,7 @@
 import path from 'path';
 import { cucumber, ITestCaseHookParameter } from './cucumber-api';
-import { Client } from '../lib/client/client';
+import type { Client } from '../lib/client/client';
+import type { ClientOptions } from '../lib/config/options';
 import { fileCacheKey } from '../lib/client/cache-key';
 import { bestCandidate, evidenceAttachment, STEP_EVIDENCE } from '../lib/report/step-evidence';
 import { GlanceWorld } from './world';
@@ -14,6 +15,15 @@ const { After, AfterAll, AfterStep, Before, BeforeStep, setDefaultTimeout, setWo
 setWorldConstructor(GlanceWorld);
 // Finds poll for up to 10 s by default, and "within N seconds" asks for more: steps get room.
 setDefaultTimeout(180_000);
+
+/**
+ * The client, with its service and engines, loads with the first scenario:
+ * a dry run, or a run whose steps are all undefined, never pays for it.
+ */
+function newClient(options: ClientOptions): Client {
+  const { Client: ClientClass } = require('../lib/client/client') as typeof import('../lib/client/client');
+  return new ClientClass(options);
+}
 
 /** A reused sandbox stays this long between scenarios; the last one is stopped when the worker ends. */
 const REUSE_KEEP_ALIVE_MS = 60_000;
@@ -39,7 +49,7 @@ async function startScenario(world: GlanceWorld, pickle: ITestCaseHookParameter[
     if (match) world.settings.client.resolution = match[1].slice(1, -1);
   }
   const feature = path.resolve(pickle.uri);
-  world.client = new Client({ cacheKey: fileCacheKey(feature), ...world.settings.client });
+  world.client = newClient({ cacheKey: fileCacheKey(feature), ...world.settings.client });
   world.client.setTestName(testName(pickle.uri, pickle.name));
   await world.client.auth();
   const keepAlive = world.settings.reuseSandbox ? REUSE_KEEP_ALIVE_MS : world.settings.keepAlive;
@@ -154,7 +164,7 @@ function testName(uri: string, scenario: string): string {
 }
 
 async function stopSandbox(id: string): Promise<void> {
-  const client = new Client({ sandboxId: id, preview: 'none', logging: false });
+  const client = newClient({ sandboxId: id, preview: 'none', logging: false });
   try {
     await client.auth();
     await client.connect({ keepAlive: 0 });

@@ -1,6 +1,6 @@
 import path from 'path';
 import { cucumber, IWorldOptions } from './cucumber-api';
-import { Client } from '../lib/client/client';
+import type { Client } from '../lib/client/client';
 import { Element } from '../lib/client/element';
 import { InvalidOptionError } from '../lib/config/errors';
 import { GlanceParameters, ScenarioSettings } from './settings';
