@@ -1,6 +1,6 @@
 import { cucumber } from '../support/cucumber-api';
 import { parametersOf, StepFindOptions } from './phrase';
-import { parameterTypes } from './parameter-types';
+import { cucumberSteps } from './parameter-types';
 import type { GlanceWorld } from '../support/world';
 
 export type Keyword = 'Given' | 'When' | 'Then';
@@ -16,7 +16,7 @@ export interface StepDefinition {
   phrase: string;
   /** Whether the step finds, and so takes the find suffixes. */
   finds: boolean;
-  /** What Cucumber matches and shows: the phrase, with `{find-options}` on a step that finds. */
+  /** The phrase, with `{find-options}` on a step that finds; Cucumber gets it with each element's own type (steps/parameter-types.ts). */
   expression: string;
   /** The keyword the contract writes it with; Cucumber matches Glance's steps under any keyword. */
   keyword: Keyword;
@@ -67,6 +67,7 @@ let registered = false;
 export function registerSteps(): void {
   if (registered) return;
   registered = true;
-  for (const type of parameterTypes(STEP_REGISTRY)) cucumber.defineParameterType(type);
-  for (const definition of STEP_REGISTRY) cucumber.defineStep(definition.expression, definition.run);
+  const { types, expressions } = cucumberSteps(STEP_REGISTRY);
+  for (const type of types) cucumber.defineParameterType(type);
+  STEP_REGISTRY.forEach((definition, i) => cucumber.defineStep(expressions[i], definition.run));
 }

@@ -6,4 +6,4 @@ import './scroll-and-wait';
 import './assertions';
 import './evidence';
 export { STEP_REGISTRY, stepArguments, registerSteps } from './define';
-export { parameterTypes } from './parameter-types';
+export { cucumberSteps } from './parameter-types';

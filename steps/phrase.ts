@@ -15,7 +15,8 @@ export const QUOTED = `"[^"]*"|'[^']*'`;
 // Lazy at the end, so that the find options after an element are not taken for its words.
 export const ELEMENT = `(?:[^"']*?(?:${QUOTED}))+[^"']*?`;
 export const DIRECTION = 'up|down|left|right';
-export const FIND_OPTIONS = '(?: within \\d+ seconds?| using zoom| and verify| with confidence (?:0(?:\\.\\d+)?|1(?:\\.0+)?|\\.\\d+))*';
+// Any number after `with confidence`: the find names a value outside 0 to 1, where an undefined step would not say why.
+export const FIND_OPTIONS = '(?: within \\d+ seconds?| using zoom| and verify| with confidence [\\d.]+)*';
 // As Cucumber's own {int}.
 const INT = '-?\\d+';
 

@@ -13,28 +13,30 @@ export interface Phrasing {
  *
  *   (?!(?<=^I should see )(?:the text {quoted}{find-options}|{int} {element}|…)$)
  *
- * It is derived from the registry, so a new phrasing brings its own. The words
- * before the element scope it: `I click the text 'Save'` still clicks.
+ * It is derived from the registry, so a new phrasing brings its own. Each
+ * element carries only what its own position needs: the words before it
+ * (`I should see `) scope it, so `I click the text 'Save'` still clicks. That
+ * also keeps each step's expression short, and Cucumber parses every one it
+ * matches.
+ *
+ * `before` is the phrasing's text before the element.
  */
-export function stepAside(registry: readonly Phrasing[]): string {
-  return [...afterSharedWords(registry), ...forOpeningElements(registry)].join('');
+export function stepAside(registry: readonly Phrasing[], general: Phrasing, before: string): string {
+  return [...afterSharedWords(registry, general, before), ...forOpeningElements(registry)].join('');
 }
 
 /** Where the words before an element also open a phrasing with more fixed words, the element steps aside for its rest. */
-function afterSharedWords(registry: readonly Phrasing[]): string[] {
+function afterSharedWords(registry: readonly Phrasing[], general: Phrasing, before: string): string[] {
+  if (literalLength(before) === 0) return [];
   const restsAfter = new Map<string, Set<string>>();
-  for (const general of registry) {
-    for (const before of wordsBeforeElements(general.phrase)) {
-      for (const opening of variants(before)) {
-        for (const specific of registry) {
-          if (literalLength(specific.phrase) <= literalLength(general.phrase) || !specific.phrase.startsWith(opening)) continue;
-          const rest = specific.phrase.slice(opening.length);
-          if (!canTakeRest(rest)) continue;
-          const rests = restsAfter.get(opening) ?? new Set<string>();
-          rests.add(restSource(rest, specific.finds));
-          restsAfter.set(opening, rests);
-        }
-      }
+  for (const opening of variants(before)) {
+    for (const specific of registry) {
+      if (literalLength(specific.phrase) <= literalLength(general.phrase) || !specific.phrase.startsWith(opening)) continue;
+      const rest = specific.phrase.slice(opening.length);
+      if (!canTakeRest(rest)) continue;
+      const rests = restsAfter.get(opening) ?? new Set<string>();
+      rests.add(restSource(rest, specific.finds));
+      restsAfter.set(opening, rests);
     }
   }
   return [...restsAfter].map(([opening, rests]) => `(?!(?<=^${phraseSource(opening)})(?:${[...rests].join('|')})$)`);
@@ -55,13 +57,6 @@ function forOpeningElements(registry: readonly Phrasing[]): string[] {
 
 function restSource(rest: string, finds: boolean): string {
   return `(?:${phraseSource(rest)}${finds ? FIND_OPTIONS : ''})`;
-}
-
-/** The text before each element of a phrasing that has fixed words there; an element opening the step has none. */
-function wordsBeforeElements(phrase: string): string[] {
-  return [...phrase.matchAll(/\{element\}/g)]
-    .map((m) => phrase.slice(0, m.index))
-    .filter((before) => literalLength(before) > 0);
 }
 
 /**

@@ -3,11 +3,12 @@
 // Glance's steps match under any keyword; each is listed under the one the step contract uses.
 const { defineParameterType, Given, When, Then } = require('@cucumber/cucumber');
 
-// {element} steps aside where a more specific step goes on (see steps/step-aside.ts).
+// An element steps aside where a more specific step goes on (see steps/step-aside.ts).
 defineParameterType({ name: 'quoted', regexp: /"[^"]*"|'[^']*'/ });
-defineParameterType({ name: 'element', regexp: /(?!(?<=^I should see )(?:(?:the text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence (?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+))*)|(?:(?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:at least (?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:that (?:"[^"]*"|'[^']*')))$)(?!(?<=^I should see the )(?:(?:text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence (?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+))*))$)(?!(?<!^(?:the )?)(?:(?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?) should contain (?:the )?text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence (?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+))*)$)(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?/ });
+defineParameterType({ name: 'element', regexp: /(?!(?<!^(?:the )?)(?:(?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?) should contain (?:the )?text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*)$)(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?/ });
+defineParameterType({ name: 'element-after-I-should-see', regexp: /(?!(?<=^I should see )(?:(?:the text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*)|(?:(?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:at least (?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:that (?:"[^"]*"|'[^']*')))$)(?!(?<=^I should see the )(?:(?:text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*))$)(?!(?<!^(?:the )?)(?:(?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?) should contain (?:the )?text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*)$)(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?/ });
 defineParameterType({ name: 'direction', regexp: /up|down|left|right/ });
-defineParameterType({ name: 'find-options', regexp: /(?: within \d+ seconds?| using zoom| and verify| with confidence (?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+))*/ });
+defineParameterType({ name: 'find-options', regexp: /(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*/ });
 
 Given('I open {quoted} in the browser', function () {});
 Given('I launch {quoted}', function () {});
@@ -34,7 +35,7 @@ When('I wait {int} second(s)', function () {});
 When('I wait {int} ms', function () {});
 When('I wait for (the ){element} to appear{find-options}', function () {});
 When('I wait for (the ){element} to disappear{find-options}', function () {});
-Then('I should see (the ){element}{find-options}', function () {});
+Then('I should see (the ){element-after-I-should-see}{find-options}', function () {});
 Then('I should not see (the ){element}{find-options}', function () {});
 Then('I should see the text {quoted}{find-options}', function () {});
 Then('I should see {int} {element}', function () {});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'fs';
 import path from 'path';
 import { supportCodeLibraryBuilder } from '@cucumber/cucumber';
-import { registerSteps, STEP_REGISTRY, stepArguments } from '../../steps';
+import { cucumberSteps, registerSteps, STEP_REGISTRY, stepArguments } from '../../steps';
 import { parseSuffixes } from '../../steps/phrase';
 import { RESOLUTION_STEP } from '../../steps/setup';
 import { stepCatalogue } from '../../steps/catalogue';
@@ -15,6 +15,7 @@ let ids = 0;
 supportCodeLibraryBuilder.reset(process.cwd(), () => String(ids++));
 registerSteps();
 const library = supportCodeLibraryBuilder.finalize();
+const { expressions } = cucumberSteps(STEP_REGISTRY);
 
 /** Every step line of the example features, keyword dropped. */
 function exampleSteps(): string[] {
@@ -28,7 +29,7 @@ async function definitionsOf(text: string) {
   // A step ending in a colon takes a data table.
   const step = { text, ...(text.endsWith(':') ? { argument: { dataTable: { rows: [] } } } : {}) } as never;
   return Promise.all(library.stepDefinitions.filter((d) => d.matchesStepName(text)).map(async (d) => {
-    const glance = STEP_REGISTRY.find((g) => g.expression === d.pattern)!;
+    const glance = STEP_REGISTRY[expressions.indexOf(String(d.pattern))];
     const { parameters, validCodeLengths } = await d.getInvocationParameters({ step, world: {} } as never);
     const { args, options } = stepArguments(glance, parameters);
     return { phrase: glance.phrase, args, options, arityFits: validCodeLengths.includes(d.code.length) };
@@ -68,6 +69,8 @@ test('arguments: descriptions as written, values unquoted, find options from the
     ["I scroll down until I see 'Version 1.0' within 30 seconds", 'I scroll {direction} until I see (the ){element}', ['down', "'Version 1.0'"], { timeout: 30_000 }],
     ['I wait 1 second', 'I wait {int} second(s)', ['1'], {}],
     ["I wait for 'Settings saved' to disappear within 5 seconds", 'I wait for (the ){element} to disappear', ["'Settings saved'"], { timeout: 5000 }],
+    // A confidence outside 0 to 1 reaches the find, which names it; an undefined step would not say why.
+    ["I click 'Save' with confidence 1.5", 'I click (on )(the ){element}', ["'Save'"], { confidence: 1.5 }],
     ["I should see the text 'Saved: Countess' with confidence 0.8", 'I should see the text {quoted}', ['Saved: Countess'], { confidence: 0.8 }],
     ["I should see the text 'Hi' in the 'Header'", 'I should see (the ){element}', ["text 'Hi' in the 'Header'"], {}],
     ["I should see 3 'Delete buttons'", 'I should see {int} {element}', ['3', "'Delete buttons'"], {}],
