@@ -9,12 +9,16 @@ import { Figure, figure, withRatio } from './stats';
  * Wall times of `cucumber-js --dry-run` on the example features: Cucumber's
  * start-up with Glance's support code, before any step runs. `overrides` are
  * applied to the default profile (in a config file of their own, so that no
- * report is written).
+ * report is written); `null` runs Cucumber alone, with no support code and no
+ * features, for its own share of the time.
  */
-function dryRuns(count: number, overrides: Record<string, unknown>): number[] {
+function dryRuns(count: number, overrides: Record<string, unknown> | null): number[] {
   const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'dry-run-'));
   const config = path.join(dir, 'cucumber.js');
-  fs.writeFileSync(config, `module.exports = { default: { ...require(${JSON.stringify(path.join(REPO_ROOT, 'cucumber.js'))}).default, format: ['summary'], ...${JSON.stringify(overrides)} } };\n`);
+  const profile = overrides === null
+    ? `{ format: ['summary'], paths: [${JSON.stringify(path.join(dir, 'none', '*.feature'))}] }`
+    : `{ ...require(${JSON.stringify(path.join(REPO_ROOT, 'cucumber.js'))}).default, format: ['summary'], ...${JSON.stringify(overrides)} }`;
+  fs.writeFileSync(config, `module.exports = { default: ${profile} };\n`);
   const times: number[] = [];
   for (let i = 0; i <= count; i++) {
     const started = performance.now();
@@ -61,6 +65,7 @@ export async function cucumberBench(): Promise<Figure[]> {
     formatOptions: {},
   }));
   const compiled = withRatio(figure('cucumber-js --dry-run, example features, compiled', dryRuns(5, {}), '<= 600'), fromSources);
+  const cucumberAlone = figure('cucumber-js --dry-run, Cucumber alone (no support code, no features)', dryRuns(5, null));
 
   const signup = 'features/signup-and-login.feature';
   const cold: number[] = [];
@@ -83,6 +88,7 @@ export async function cucumberBench(): Promise<Figure[]> {
   return [
     fromSources,
     compiled,
+    cucumberAlone,
     coldFigure,
     withRatio(figure('sign-up feature, warm cache (wall)', warm), coldFigure),
     rawFigure,

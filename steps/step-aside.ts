@@ -19,10 +19,14 @@ export interface Phrasing {
  * also keeps each step's expression short, and Cucumber parses every one it
  * matches.
  *
+ * Text that runs two phrasings together, `I click 'A' should contain the
+ * text 'B'`, fits both, and Cucumber's ambiguity error names both: a slip
+ * like that is better reported than read one way.
+ *
  * `before` is the phrasing's text before the element.
  */
 export function stepAside(registry: readonly Phrasing[], general: Phrasing, before: string): string {
-  return [...afterSharedWords(registry, general, before), ...forOpeningElements(registry)].join('');
+  return afterSharedWords(registry, general, before).join('');
 }
 
 /** Where the words before an element also open a phrasing with more fixed words, the element steps aside for its rest. */
@@ -40,19 +44,6 @@ function afterSharedWords(registry: readonly Phrasing[], general: Phrasing, befo
     }
   }
   return [...restsAfter].map(([opening, rests]) => `(?!(?<=^${phraseSource(opening)})(?:${[...rests].join('|')})$)`);
-}
-
-/**
- * A phrasing that opens with an element, `(the ){element} should contain (the )text {quoted}`,
- * can follow any words, so an element elsewhere steps aside for it: `I click
- * 'A' should contain the text 'B'` is a check of the text, as the words say last.
- */
-function forOpeningElements(registry: readonly Phrasing[]): string[] {
-  return registry.flatMap(({ phrase, finds }) => {
-    const opening = /^(?:\([^)]*\))*(?=\{element\})/.exec(phrase)?.[0];
-    if (opening === undefined) return [];
-    return [`(?!(?<!^${phraseSource(opening)})${restSource(phrase.slice(opening.length), finds)}$)`];
-  });
 }
 
 function restSource(rest: string, finds: boolean): string {

@@ -5,8 +5,8 @@ const { defineParameterType, Given, When, Then } = require('@cucumber/cucumber')
 
 // An element steps aside where a more specific step goes on (see steps/step-aside.ts).
 defineParameterType({ name: 'quoted', regexp: /"[^"]*"|'[^']*'/ });
-defineParameterType({ name: 'element', regexp: /(?!(?<!^(?:the )?)(?:(?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?) should contain (?:the )?text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*)$)(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?/ });
-defineParameterType({ name: 'element-after-I-should-see', regexp: /(?!(?<=^I should see )(?:(?:the text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*)|(?:(?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:at least (?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:that (?:"[^"]*"|'[^']*')))$)(?!(?<=^I should see the )(?:(?:text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*))$)(?!(?<!^(?:the )?)(?:(?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?) should contain (?:the )?text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*)$)(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?/ });
+defineParameterType({ name: 'element', regexp: /(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?/ });
+defineParameterType({ name: 'element-after-I-should-see', regexp: /(?!(?<=^I should see )(?:(?:the text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*)|(?:(?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:at least (?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:that (?:"[^"]*"|'[^']*')))$)(?!(?<=^I should see the )(?:(?:text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*))$)(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?/ });
 defineParameterType({ name: 'direction', regexp: /up|down|left|right/ });
 defineParameterType({ name: 'find-options', regexp: /(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*/ });
 
