@@ -26,6 +26,7 @@ const DESKTOP: Screen[] = [
   { source: 'zenity (GTK 3)', open: (c) => c.provision.app({ command: "zenity --list --title=Orders --column=Order --column=Customer --column=Status 1001 'Ada Lovelace' Shipped 1002 'Grace Hopper' Pending 1003 'Alan Turing' Cancelled" }) },
   { source: 'qt5ct (Qt 5)', open: (c) => c.provision.app({ command: 'qt5ct' }) },
 ];
+const TREES = path.join(__dirname, '.cache', 'a11y-accuracy-trees');
 const WEB_SOURCES = ['spectre.css', '@digitallyhappy/backstrap', 'black-dashboard'];
 
 export async function a11yAccuracyBench(): Promise<Figure[]> {
@@ -38,7 +39,7 @@ export async function a11yAccuracyBench(): Promise<Figure[]> {
   })))];
   const auto = newClient(state, { cache: false, logging: false });
   let ocr: Client | null = null;
-  const rows: { source: string; c: RealCase; auto: boolean; ocr: boolean; engine: string | null; autoMs: number; ocrMs: number }[] = [];
+  const rows: { source: string; c: RealCase; auto: boolean; ocr: boolean; engine: string | null; answer: string | null; autoMs: number; ocrMs: number }[] = [];
   try {
     await auto.auth();
     await auto.connect({ keepAlive: 60_000 });
@@ -55,6 +56,9 @@ export async function a11yAccuracyBench(): Promise<Figure[]> {
         return all.length > 5 ? all : undefined;
       }, { timeoutMs: 15_000, intervalMs: 300 });
       await auto.settle(2000);
+      // Each screen's tree is kept beside the results, to study a miss without the sandbox.
+      fs.mkdirSync(TREES, { recursive: true });
+      fs.writeFileSync(path.join(TREES, `${n}.json`), JSON.stringify({ source: screen.source, nodes }));
       const snapshot = snapshotFromTree(nodes, { width: 1366, height: 768 });
       const cases = generateCases({ id: `a11y-${n}`, source: screen.source, part: 'held', width: 1366, height: 768 }, snapshot, () => 1);
       for (const c of cases) {
@@ -65,7 +69,7 @@ export async function a11yAccuracyBench(): Promise<Figure[]> {
         const byOcr = await ocr.find(c.description, { timeout: 0 });
         const ocrMs = performance.now() - t;
         rows.push({
-          source: screen.source, c, engine: byAuto.engine, autoMs, ocrMs,
+          source: screen.source, c, engine: byAuto.engine, answer: byAuto.found() ? `'${byAuto.text ?? ''}' at ${JSON.stringify(byAuto.boundingBox)}` : null, autoMs, ocrMs,
           auto: isHit(c, { box: byAuto.boundingBox }), ocr: isHit(c, { box: byOcr.boundingBox }),
         });
       }
@@ -89,12 +93,12 @@ export async function a11yAccuracyBench(): Promise<Figure[]> {
     cases: rows.length, sources: bySource.length, autoOnTree: share(positives, 'auto'), ocrOnTree: share(positives, 'ocr'),
     negativesRefused: { auto: share(rows.filter((r) => r.c.category === 'negative'), 'auto'), ocr: share(rows.filter((r) => r.c.category === 'negative'), 'ocr') },
     bySource, byCategory,
-    misses: rows.filter((r) => !r.auto).map((r) => ({ source: r.source, description: r.c.description, engine: r.engine })),
+    misses: rows.filter((r) => !r.auto).map((r) => ({ source: r.source, category: r.c.category, description: r.c.description, target: r.c.boxes[0] ?? null, engine: r.engine, answer: r.answer })),
   };
   console.log(`\na11y accuracy: ${rows.length} cases on ${bySource.length} programs and sites; auto ${summary.autoOnTree}% of targets with a tree (target >= 99%), OCR alone ${summary.ocrOnTree}%`);
   for (const s of bySource) console.log(`  ${s.source.padEnd(28)} ${String(s.cases).padStart(4)} cases  auto ${s.auto}%  ocr ${s.ocr}%`);
   for (const c of byCategory) console.log(`  ${c.category.padEnd(28)} ${String(c.cases).padStart(4)} cases  auto ${c.auto}%  ocr ${c.ocr}%`);
-  for (const m of summary.misses) console.log(`  auto miss: ${m.source} "${m.description}" (${m.engine ?? 'not found'})`);
+  for (const m of summary.misses) console.log(`  auto miss (${m.category}): ${m.source} "${m.description}" target ${JSON.stringify(m.target)}: ${m.answer ? `${m.engine} answered ${m.answer}` : 'not found'}`);
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'a11y-accuracy.json'), JSON.stringify(summary, null, 2));
   return [

@@ -95,12 +95,15 @@ export function parseQuery(description: string): Query {
     column = columnMatch[2] ?? columnMatch[4];
     body = `${body.slice(0, columnMatch.index)} ${body.slice(columnMatch.index + columnMatch[0].length)}`.replace(/\s+/g, ' ').trim();
   }
+  const place = PLACE_AFTER.exec(outsideQuotes(body));
+  if (place) body = body.slice(0, place.index);
   const quoted = [...body.matchAll(QUOTED)].map((m) => ({ text: m[1] ?? m[2] ?? m[3] ?? m[4], index: m.index! }));
   let lower = body.toLowerCase();
 
   let relation: Query['relation'] = null;
   for (const [pattern, kind] of RELATIONS) {
-    const match = pattern.exec(lower);
+    // Only words outside the quotes relate: "the 'Sort by date' button" is one button.
+    const match = pattern.exec(outsideQuotes(lower));
     if (!match) continue;
     const after = quoted.find((q) => q.index >= match.index);
     const anchor = after?.text ?? stripQuotes(body.slice(match.index + match[0].length)).replace(FILLER, ' ').trim();
@@ -118,13 +121,8 @@ export function parseQuery(description: string): Query {
 
   const target = quoted.find((q) => q.index < body.length);
   const unquoted = lower.replace(QUOTED, ' ');
-  let role: Role | null = null;
-  for (const [pattern, kind] of ROLE_WORDS) {
-    if (pattern.test(unquoted)) {
-      role = kind;
-      break;
-    }
-  }
+  const named = target ? firstRoleWord(unquoted) : lastRoleWord(lower);
+  let role: Role | null = named?.role ?? null;
   const visualWords = [...unquoted.matchAll(VISUAL)].map((m) => m[1]);
 
   let text: string | null = target?.text ?? null;
@@ -140,16 +138,52 @@ export function parseQuery(description: string): Query {
       for (const [pattern] of ROLE_WORDS) kept = kept.replace(new RegExp(pattern.source, 'gi'), ' ');
       textWithOrdinal = trimFillers(kept.replace(new RegExp(VISUAL.source, 'gi'), ' ')) || undefined;
     }
-    // Unquoted: what is left once ordinals, role words, colours and fillers are gone ("Submit button" → "Submit").
+    // Unquoted: what is left once ordinals, role words, colours and fillers are gone ("Submit button" → "Submit");
+    // when nothing is, the role words before the last one are the text ("Tabs heading" → "Tabs").
+    const withoutRole = named ? `${body.slice(0, named.index)} ${body.slice(named.end)}` : body;
     let rest = body;
     for (const [pattern] of ROLE_WORDS) rest = rest.replace(new RegExp(pattern.source, 'gi'), ' ');
-    rest = rest.replace(new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'gi'), ' ')
-      .replace(new RegExp(VISUAL.source, 'gi'), ' ');
-    text = trimFillers(rest) || null;
+    const plain = (words: string) => trimFillers(words.replace(new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'gi'), ' ')
+      .replace(new RegExp(VISUAL.source, 'gi'), ' '));
+    text = plain(rest) || plain(withoutRole) || null;
   }
   if (hint === 'image' && role === null) role = 'image';
   if (column && role === null) role = 'cell';
   return { description, text, role, ordinal, relation, hint, visualWords, ...(textWithOrdinal ? { textWithOrdinal } : {}), ...(column ? { column } : {}) };
+}
+
+interface RoleWord { role: Role; index: number; end: number }
+
+/** With quoted text, the role words around it, by priority: "the 'Name' column header" is a cell. */
+function firstRoleWord(unquoted: string): RoleWord | null {
+  for (const [pattern, role] of ROLE_WORDS) {
+    const match = pattern.exec(unquoted);
+    if (match) return { role, index: match.index, end: match.index + match[0].length };
+  }
+  return null;
+}
+
+/** Without quotes, the last role word names the thing, as the last noun does in English: "Tabs heading" is a heading. */
+function lastRoleWord(lower: string): RoleWord | null {
+  let last: RoleWord | null = null;
+  for (const [pattern, role] of ROLE_WORDS) {
+    for (const match of lower.matchAll(new RegExp(pattern.source, 'g'))) {
+      // "in the header", "on the toolbar": a place, not what is wanted.
+      if (PLACE_BEFORE.test(lower.slice(0, match.index))) continue;
+      const end = match.index! + match[0].length;
+      if (!last || end > last.end) last = { role, index: match.index!, end };
+    }
+  }
+  return last;
+}
+
+const PLACE_BEFORE = /\b(?:in|on|at|of|from|inside|within|into) (?:the|a) $/;
+/** A place the description ends with: where to look, not words of the target ("Sign in button in the header"). */
+const PLACE_AFTER = /\s+(?:in|on|at|inside|within) (?:the|a) (?:[\p{L}-]+ )?(?:header|sidebar|side bar|navbar|nav bar|navigation|toolbar|tool bar|top bar|menu bar|footer|page|dialog|window|table|form|panel|modal|card|list|grid)$/iu;
+
+/** The text with each quoted part masked, at the same length so that indexes still match; the mask is neither a word nor a space. */
+function outsideQuotes(text: string): string {
+  return text.replace(QUOTED, (quoted) => '\u0001'.repeat(quoted.length));
 }
 
 /** Control roles that may end a quoted text: the ones a label is seldom made of. */

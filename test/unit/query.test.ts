@@ -29,6 +29,24 @@ test('unquoted descriptions: the rest is the text', () => {
   assert.equal(first.textWithOrdinal, 'First name');
 });
 
+test('unquoted: the last role word names the thing, and a place at the end is not its text', () => {
+  assert.deepEqual(parse('Tabs heading'), { text: 'Tabs', role: 'heading', ordinal: null, relation: null, hint: 'any' });
+  assert.deepEqual([parse('Buttons link').text, parse('Buttons link').role], ['Buttons', 'link']);
+  assert.deepEqual([parse('Menu button').text, parse('Menu button').role], ['Menu', 'button']);
+  assert.deepEqual([parse('Settings icon button').text, parse('Settings icon button').role], ['Settings', 'button']);
+  assert.deepEqual([parse('Name column header').text, parse('Name column header').role], ['Name', 'cell']);
+  assert.deepEqual([parse('Sign in button in the header').text, parse('Sign in button in the header').role], ['Sign in', 'button']);
+  assert.deepEqual([parse('Utilities link in the sidebar').text, parse('Utilities link in the sidebar').role], ['Utilities', 'link']);
+  assert.equal(parse("'Pompeius René' in the table").text, 'Pompeius René');
+});
+
+test('words inside quotes are never roles, relations or ordinals', () => {
+  assert.deepEqual(parse("the 'Sort by date' button"), { text: 'Sort by date', role: 'button', ordinal: null, relation: null, hint: 'any' });
+  assert.deepEqual(parse("the text 'Select items from the list below.'"), { text: 'Select items from the list below.', role: 'text', ordinal: null, relation: null, hint: 'any' });
+  assert.deepEqual(parse("'Next to last' link").relation, null);
+  assert.equal(parse("the 'First steps' link").ordinal, null);
+});
+
 test('positions relative to another text', () => {
   assert.deepEqual(parse("the 'Delete' button in the row of 'Bob Stone'").relation, { kind: 'row', anchor: 'Bob Stone' });
   assert.deepEqual(parse("the 'Edit' button in the row containing 'bob@example.com'").relation, { kind: 'row', anchor: 'bob@example.com' });
