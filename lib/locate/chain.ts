@@ -1,6 +1,6 @@
 import type { Box, Screen } from '../types/screen';
 import type { Candidate } from '../types/locate';
-import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability } from './engine';
+import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability, NotThere } from './engine';
 import { Query } from './query';
 import { normalise } from './text-match';
 import { confirmOnPixels, crossCheck } from './cross-check';
@@ -90,6 +90,7 @@ export class EngineChain {
         }
         if (candidates.length) return { candidates, engine };
       } catch (error) {
+        if (error instanceof NotThere) return { candidates: [], engine: null, contradictions: [error.message] };
         if (!(error instanceof LocateRefusal)) throw error;
         refusals.push(error.message);
       }

@@ -87,7 +87,8 @@ export async function confirmOnPixels(candidates: Candidate[], query: Query, con
       continue;
     }
     const read = await reader.readBox!(context, candidate.box).catch(() => undefined);
-    const clearlyOther = typeof read === 'string' && /\p{L}{2}/u.test(read) && !containsText(read, wanted) && similarity(read, wanted) < OCR_CLEARLY_OTHER;
+    // A few letters are no evidence: OCR reads a small button's 'OK' as '@ox'. A stale box shows a whole other word.
+    const clearlyOther = typeof read === 'string' && /\p{L}{4}/u.test(read) && !containsText(read, wanted) && similarity(read, wanted) < OCR_CLEARLY_OTHER;
     if (!clearlyOther) kept.push(candidate);
   }
   return kept;

@@ -91,6 +91,18 @@ export class LocateRefusal extends Error {
   }
 }
 
+/**
+ * Thrown by an exact engine that knows the element is not there: the tree
+ * shows 'Tables' twice, so there is no third. No other engine is asked, since
+ * one that reads pixels could only guess.
+ */
+export class NotThere extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotThere';
+  }
+}
+
 /** The capability a description needs. */
 export function neededCapability(query: Query): Capability {
   const picture = query.role === 'icon' || query.role === 'image';

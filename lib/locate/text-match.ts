@@ -22,7 +22,28 @@ export function similarity(read: string, wanted: string): number {
   const ca = confusable(a);
   const cb = confusable(b);
   const loose = ca && cb ? (1 - editDistance(ca, cb) / Math.max(ca.length, cb.length)) * 0.97 : 0;
-  return Math.max(plain, loose);
+  const score = Math.max(plain, loose);
+  return otherWords(a, b) ? Math.min(score, NOT_A_SLIP) : score;
+}
+
+/** What a text that differs by more than a slip scores at most: below every threshold. */
+const NOT_A_SLIP = 0.6;
+
+/**
+ * A slip changes letters, not what the text says: 'page 3' is not 'page 2',
+ * and 'Remove a container' is not 'Add a container'. Numbers with as many
+ * digits but other values differ (a misread digit usually turns into a
+ * letter, changing the count); and where both have the same words, one word
+ * that shares almost nothing with its counterpart is a different word.
+ */
+function otherWords(a: string, b: string): boolean {
+  const da = a.replace(/\D/g, '');
+  const db = b.replace(/\D/g, '');
+  if (da.length && da.length === db.length && da !== db) return true;
+  const wa = a.split(' ');
+  const wb = b.split(' ');
+  if (wa.length !== wb.length || wa.length < 2) return false;
+  return wa.some((word, i) => Math.max(word.length, wb[i].length) >= 3 && 1 - editDistance(confusable(word), confusable(wb[i])) / Math.max(word.length, wb[i].length, 1) < 0.5);
 }
 
 /** The similarity a match needs: short texts must be (nearly) exact, longer ones may carry a slip or two. */

@@ -16,6 +16,16 @@ test('similarity tolerates case, edge punctuation and OCR confusions', () => {
   assert.ok(similarity('Cat', 'Car') < threshold('Car'), 'short words must match exactly');
 });
 
+test('a slip changes letters, never the number or a whole word', () => {
+  assert.ok(similarity('page 3', 'page 2') < threshold('page 2'));
+  assert.ok(similarity('763,245', '763,215') < threshold('763,215'));
+  assert.ok(similarity('Add a container element with the', 'Remove a container element with the') < threshold('Remove a container element with the'));
+  // OCR's own slips still pass: a digit read as a letter, a letter dropped.
+  assert.ok(similarity('12,10OK', '12,100K') >= threshold('12,100K'));
+  assert.ok(similarity('Add a contaner element with the', 'Add a container element with the') >= threshold('Add a container element with the'));
+  assert.ok(similarity('Order 1O01', 'Order 1001') >= threshold('Order 1001'));
+});
+
 test('phrases match across word boxes on one line, and the best run wins', () => {
   const lines = groupLines([word('Add', 100, 50), word('to', 130, 51), word('cart', 150, 50), word('Add', 400, 50), word('user', 430, 50)]);
   const [match] = findText(lines, 'Add to cart');

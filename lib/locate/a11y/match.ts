@@ -1,6 +1,7 @@
 import type { A11yNode } from '../../types/a11y';
 import type { Candidate } from '../../types/locate';
 import { distance, horizontalOverlap, readingOrder } from '../geometry';
+import { NotThere } from '../engine';
 import { Query } from '../query';
 import { holdsRelation, sameBox } from '../relations';
 import { normalise, similarity, threshold } from '../text-match';
@@ -18,6 +19,8 @@ export interface NodeMatch {
   score: number;
   /** What matched: the name, the value, a label's name, the description (a placeholder). */
   via: string;
+  /** The label whose name matched, for a node found by its label. */
+  label?: A11yNode;
 }
 
 /** How far below the best a match may score and still count for findAll and ordinals. */
@@ -26,12 +29,12 @@ const PEER_MARGIN = 0.1;
 const LABEL_REACH = 400;
 
 /** The texts a node answers to, each with how it answers. */
-function textsOf(node: A11yNode, byPath: Map<string, A11yNode>): { text: string; via: string; weight: number }[] {
-  const texts: { text: string; via: string; weight: number }[] = [];
+function textsOf(node: A11yNode, byPath: Map<string, A11yNode>): { text: string; via: string; weight: number; label?: A11yNode }[] {
+  const texts: { text: string; via: string; weight: number; label?: A11yNode }[] = [];
   if (node.name && !looksLikeWidgetId(node.name)) texts.push({ text: node.name, via: 'name', weight: 1 });
   for (const path of node.labelledBy) {
     const label = byPath.get(path);
-    if (label?.name) texts.push({ text: label.name, via: `label '${label.name}'`, weight: 1 });
+    if (label?.name) texts.push({ text: label.name, via: `label '${label.name}'`, weight: 1, label });
   }
   if (node.value && (isTextRole(node) || isField(node) || node.role === 'table cell')) texts.push({ text: node.value, via: 'value', weight: isField(node) ? 0.95 : 1 });
   if (node.description && isField(node)) texts.push({ text: node.description, via: 'placeholder', weight: 0.95 });
@@ -51,9 +54,9 @@ export function matchText(nodes: A11yNode[], wanted: string, byPath: Map<string,
   for (const node of nodes) {
     if (!accept(node)) continue;
     let best: NodeMatch | null = null;
-    for (const { text, via, weight } of textsOf(node, byPath)) {
+    for (const { text, via, weight, label } of textsOf(node, byPath)) {
       const score = wholeMatch(text, wanted) * weight;
-      if (score > 0 && (!best || score > best.score)) best = { node, score, via };
+      if (score > 0 && (!best || score > best.score)) best = { node, score, via, ...(label ? { label } : {}) };
     }
     if (best) matches.push(best);
   }
@@ -74,7 +77,7 @@ export class TreeMatcher {
     if (query.text === null && !query.relation && !query.column) return [];
     const header = query.column ? this.anchor(query.column) : null;
     if (query.column && !header) return [];
-    let matches = query.text !== null ? this.byText(query) : this.byRelationOnly(query, anchor ?? header!);
+    let matches = query.text !== null ? this.oneEach(this.byText(query)) : this.byRelationOnly(query, anchor ?? header!);
     if (header) matches = matches.filter((m) => m.node !== header && this.sameColumn(m.node, header));
     if (anchor && query.relation) {
       matches = matches
@@ -86,6 +89,8 @@ export class TreeMatcher {
     if (all) return peers.map((m) => this.candidate(m));
     if (query.ordinal !== null) {
       const pick = query.ordinal === -1 ? peers[peers.length - 1] : peers[query.ordinal - 1];
+      // The tree holds every copy of a text it has: past the last one there is nothing to find.
+      if (!pick && peers.length) throw new NotThere(`the accessibility tree shows '${query.text ?? ''}' ${peers.length === 1 ? 'once' : `${peers.length} times`}, so there is no ${ordinalWord(query.ordinal)}`);
       return pick ? [this.candidate(pick)] : [];
     }
     const ranked = anchor ? matches : [...matches].sort((a, b) => b.score - a.score || a.node.box.y - b.node.box.y || a.node.box.x - b.node.box.x);
@@ -118,6 +123,29 @@ export class TreeMatcher {
       if (controls.length) return controls.concat(direct.filter((m) => !isControl(m.node)).map((m) => ({ ...m, score: m.score * 0.9 })));
     }
     return direct;
+  }
+
+  /**
+   * One match for each thing on the screen. The tree repeats a name down a
+   * branch (a heading and its text, a cell and its text): a control keeps it
+   * over what it holds; otherwise the innermost node, whose box is the text's
+   * own, does. A field found by its label does not count beside that label.
+   */
+  private oneEach(matches: NodeMatch[]): NodeMatch[] {
+    const matched = new Map(matches.map((m) => [m.node.path, m]));
+    const dropped = new Set<NodeMatch>();
+    for (const inner of matches) {
+      if (inner.label && matched.has(inner.label.path)) dropped.add(inner);
+      for (let at = this.parentOf(inner.node); at; at = this.parentOf(at)) {
+        const outer = matched.get(at.path);
+        if (outer) dropped.add(isControl(outer.node) && !isControl(inner.node) ? inner : outer);
+      }
+    }
+    return matches.filter((m) => !dropped.has(m));
+  }
+
+  private parentOf(node: A11yNode): A11yNode | undefined {
+    return node.parent ? this.byPath.get(node.parent) : undefined;
   }
 
   /** "the button right of 'Export'": every node of the role that stands there. */
@@ -174,6 +202,11 @@ export class TreeMatcher {
       selector: selectorOf(node, this.nodes),
     };
   }
+}
+
+function ordinalWord(ordinal: number): string {
+  const words = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+  return words[ordinal - 1] ?? `number ${ordinal}`;
 }
 
 /** `window[name="Users"] >> role=button[name="Add user"]`, with `:nth(k)` when the window has several alike. */

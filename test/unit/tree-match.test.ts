@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { A11yNode } from '../../lib/types/a11y';
+import { TreeMatcher } from '../../lib/locate/a11y/match';
+import { NotThere } from '../../lib/locate/engine';
+import { parseQuery } from '../../lib/locate/query';
+
+// Matching descriptions against a tree shaped as Chromium publishes a page: names repeat down a branch.
+let next = 0;
+function node(role: string, name: string, box: [number, number, number, number], extra: Partial<A11yNode> = {}): A11yNode {
+  const [x, y, width, height] = box;
+  return { path: `:1.1/${next++}`, parent: null, role, name, description: '', value: null, states: [], box: { x, y, width, height }, app: 'Chromium', window: 'Page', labelledBy: [], ...extra };
+}
+const inside = (parent: A11yNode, child: A11yNode): A11yNode => ({ ...child, parent: parent.path });
+const find = (nodes: A11yNode[], description: string) => new TreeMatcher(nodes).locate(parseQuery(description));
+
+test('a heading and the text it holds are one thing: the text\'s own box answers', () => {
+  const heading = node('heading', '\ue001 12,100K', [1009, 477, 297, 34]);
+  const text = inside(heading, node('static', '12,100K', [1030, 480, 86, 26]));
+  assert.deepEqual(find([heading, text], "the text '12,100K'").map((c) => c.box), [text.box]);
+  assert.deepEqual(find([heading, text], "'12,100K'").map((c) => c.box), [text.box]);
+  assert.deepEqual(find([heading, text], "the '12,100K' heading").map((c) => c.box), [heading.box]);
+});
+
+test('a control keeps its name over the text inside it, and counts once for ordinals', () => {
+  const links = [0, 1, 2].map((i) => node('link', 'Docs', [10, 100 + i * 50, 200, 40]));
+  const texts = links.map((link) => inside(link, node('static', 'Docs', [20, link.box.y + 10, 40, 18])));
+  const nodes = [...links, ...texts];
+  assert.deepEqual(find(nodes, "'Docs'")[0].box, links[0].box);
+  assert.deepEqual(new TreeMatcher(nodes).locate(parseQuery("'Docs'"), true).map((c) => c.box), links.map((l) => l.box));
+  assert.deepEqual(find(nodes, "the third 'Docs'").map((c) => c.box), [links[2].box]);
+});
+
+test('a label and the field it names are one thing: the label for its words, the field for a field', () => {
+  const label = node('label', 'Company', [824, 193, 69, 18]);
+  const field = node('entry', '', [824, 220, 400, 38], { labelledBy: [label.path], states: ['editable'] });
+  const other = node('label', 'Company', [824, 400, 69, 18]);
+  const nodes = [label, field, other];
+  assert.deepEqual(find(nodes, "'Company'")[0].box, label.box);
+  assert.deepEqual(find(nodes, 'the Company field')[0].box, field.box);
+  assert.deepEqual(find(nodes, "the second 'Company'").map((c) => c.box), [other.box]);
+});
+
+test('past the last copy the tree holds, there is nothing, and the engine says so', () => {
+  const nodes = [node('link', 'Tables', [50, 200, 60, 20]), node('heading', 'Tables', [330, 260, 80, 30])];
+  assert.throws(() => find(nodes, "the third 'Tables'"), (error: Error) => error instanceof NotThere && /shows 'Tables' 2 times, so there is no third/.test(error.message));
+  assert.deepEqual(find(nodes, "the second 'Tables'").map((c) => c.box), [nodes[1].box]);
+  // A text the tree does not have at all is for the next engine to look for.
+  assert.deepEqual(find(nodes, "the third 'Charts'"), []);
+});
