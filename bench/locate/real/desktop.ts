@@ -2,6 +2,7 @@ import fs from 'fs';
 import path from 'path';
 import crypto from 'crypto';
 import type { A11yNode } from '../../../lib/types/a11y';
+import { looksLikeWidgetId } from '../../../lib/locate/a11y/roles';
 import type { ScreenSnapshot, SeenElement, TargetKind } from './types';
 
 /**
@@ -29,7 +30,10 @@ const ROLE_KIND: Record<string, TargetKind> = {
   'check box': 'checkbox', 'radio button': 'radio', label: 'text', static: 'text',
 };
 
-const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+// Icon fonts put private-use characters into names; they show as pictures, not text.
+const norm = (s: string | null | undefined) => (s ?? '').replace(/\p{Co}/gu, ' ').replace(/\s+/g, ' ').trim();
+/** A GTK widget id left as the name ('emblem-default-symbolic', 'button1') is not shown on the screen. */
+const shown = (s: string | null | undefined) => (looksLikeWidgetId(norm(s)) ? '' : norm(s));
 
 /** What a person sees of the tree: named controls with their boxes, field labels from the labelled-by relation. */
 export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; height: number }): ScreenSnapshot {
@@ -44,9 +48,9 @@ export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; hei
     const field = kind === 'field' || kind === 'dropdown' || kind === 'textarea';
     if (field && node.states.includes('multi-line')) kind = 'textarea';
     const label = node.labelledBy.map((p) => byPath.get(p)).find((l) => l && onScreen(l) && norm(l.name));
-    const text = field ? norm(label?.name) : norm(node.name || node.value);
+    const text = field ? shown(label?.name) : shown(node.name || node.value);
     if (!field && !text) continue;
-    const value = field ? norm(kind === 'dropdown' ? node.name || node.value : node.value) : '';
+    const value = field ? shown(kind === 'dropdown' ? node.name || node.value : node.value) : '';
     elements.push({
       kind, text, box: node.box, region: node.role.includes('menu') ? 'top bar' : 'main',
       ...(value ? { value } : {}), ...(label ? { labelBox: label.box } : {}),
