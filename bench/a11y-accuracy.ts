@@ -51,11 +51,17 @@ export async function a11yAccuracyBench(): Promise<Figure[]> {
       await auto.resetApps();
       await screen.open(auto);
       const agent = auto.requireAgent();
-      const nodes = await waitFor(`${screen.source}'s tree`, async () => {
-        const { nodes: all } = await agent.a11ySnapshot({ deadlineMs: 2000 });
-        return all.length > 5 ? all : undefined;
-      }, { timeoutMs: 15_000, intervalMs: 300 });
+      await waitFor(`${screen.source}'s tree`, async () => ((await agent.a11ySnapshot({ deadlineMs: 2000 })).nodes.length > 5 ? true : undefined), { timeoutMs: 15_000, intervalMs: 300 });
       await auto.settle(2000);
+      // Pages go on moving after they settle (a sidebar opens its current section): the truth is a tree that stays put.
+      let layout = '';
+      const nodes = await waitFor(`${screen.source}'s tree to stay put`, async () => {
+        const { nodes: all } = await agent.a11ySnapshot({ deadlineMs: 2000 });
+        const now = JSON.stringify(all.map((node) => [node.role, node.name, node.box]));
+        const still = now === layout;
+        layout = now;
+        return still ? all : undefined;
+      }, { timeoutMs: 15_000, intervalMs: 1000 });
       // Each screen's tree is kept beside the results, to study a miss without the sandbox.
       fs.mkdirSync(TREES, { recursive: true });
       fs.writeFileSync(path.join(TREES, `${n}.json`), JSON.stringify({ source: screen.source, nodes }));
@@ -93,12 +99,12 @@ export async function a11yAccuracyBench(): Promise<Figure[]> {
     cases: rows.length, sources: bySource.length, autoOnTree: share(positives, 'auto'), ocrOnTree: share(positives, 'ocr'),
     negativesRefused: { auto: share(rows.filter((r) => r.c.category === 'negative'), 'auto'), ocr: share(rows.filter((r) => r.c.category === 'negative'), 'ocr') },
     bySource, byCategory,
-    misses: rows.filter((r) => !r.auto).map((r) => ({ source: r.source, category: r.c.category, description: r.c.description, target: r.c.boxes[0] ?? null, engine: r.engine, answer: r.answer })),
+    misses: rows.filter((r) => !r.auto).map((r) => ({ source: r.source, screen: r.c.screen, category: r.c.category, description: r.c.description, target: r.c.boxes[0] ?? null, engine: r.engine, answer: r.answer })),
   };
   console.log(`\na11y accuracy: ${rows.length} cases on ${bySource.length} programs and sites; auto ${summary.autoOnTree}% of targets with a tree (target >= 99%), OCR alone ${summary.ocrOnTree}%`);
   for (const s of bySource) console.log(`  ${s.source.padEnd(28)} ${String(s.cases).padStart(4)} cases  auto ${s.auto}%  ocr ${s.ocr}%`);
   for (const c of byCategory) console.log(`  ${c.category.padEnd(28)} ${String(c.cases).padStart(4)} cases  auto ${c.auto}%  ocr ${c.ocr}%`);
-  for (const m of summary.misses) console.log(`  auto miss (${m.category}): ${m.source} "${m.description}" target ${JSON.stringify(m.target)}: ${m.answer ? `${m.engine} answered ${m.answer}` : 'not found'}`);
+  for (const m of summary.misses) console.log(`  auto miss (${m.category}): ${m.source} ${m.screen} "${m.description}" target ${JSON.stringify(m.target)}: ${m.answer ? `${m.engine} answered ${m.answer}` : 'not found'}`);
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'a11y-accuracy.json'), JSON.stringify(summary, null, 2));
   return [

@@ -88,7 +88,8 @@ export async function confirmOnPixels(candidates: Candidate[], query: Query, con
     }
     const read = await reader.readBox!(context, candidate.box).catch(() => undefined);
     // A few letters are no evidence: OCR reads a small button's 'OK' as '@ox'. A stale box shows a whole other word.
-    const clearlyOther = typeof read === 'string' && /\p{L}{4}/u.test(read) && !containsText(read, wanted) && similarity(read, wanted) < OCR_CLEARLY_OTHER;
+    // Part of the name is no contradiction either: a logo's alt text is in a link's name, not in its pixels.
+    const clearlyOther = typeof read === 'string' && /\p{L}{4}/u.test(read) && !containsText(read, wanted) && !containsText(wanted, read) && similarity(read, wanted) < OCR_CLEARLY_OTHER;
     if (!clearlyOther) kept.push(candidate);
   }
   return kept;

@@ -146,6 +146,11 @@ export function parseQuery(description: string): Query {
     const plain = (words: string) => trimFillers(words.replace(new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'gi'), ' ')
       .replace(new RegExp(VISUAL.source, 'gi'), ' '));
     text = plain(rest) || plain(withoutRole) || null;
+    // A description that is nothing but a role word ("links", "Button") names the word shown.
+    if (text === null && !relation && !column && plain(body)) {
+      text = plain(body);
+      role = null;
+    }
   }
   if (hint === 'image' && role === null) role = 'image';
   if (column && role === null) role = 'cell';

@@ -38,6 +38,8 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   assert.deepEqual([parse('Sign in button in the header').text, parse('Sign in button in the header').role], ['Sign in', 'button']);
   assert.deepEqual([parse('Utilities link in the sidebar').text, parse('Utilities link in the sidebar').role], ['Utilities', 'link']);
   assert.equal(parse("'Pompeius René' in the table").text, 'Pompeius René');
+  assert.deepEqual([parse('links').text, parse('links').role], ['links', null]);
+  assert.deepEqual(parse('the icon next to \'Alice\'').text, null);
 });
 
 test('words inside quotes are never roles, relations or ordinals', () => {

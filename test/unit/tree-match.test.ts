@@ -41,6 +41,15 @@ test('a label and the field it names are one thing: the label for its words, the
   assert.deepEqual(find(nodes, "the second 'Company'").map((c) => c.box), [other.box]);
 });
 
+test('Chromium\'s <label>: its text is its value, and the field it names takes the same name', () => {
+  const label = node('label', '', [1161, 448, 88, 25], { value: 'Postal Code' });
+  const text = inside(label, node('static', 'Postal Code', [1161, 451, 88, 18]));
+  const field = node('entry', 'Postal Code', [1161, 480, 139, 39], { labelledBy: [label.path], states: ['editable'] });
+  const nodes = [label, text, field];
+  assert.deepEqual(find(nodes, 'Postal Code').map((c) => c.box), [text.box]);
+  assert.deepEqual(find(nodes, 'the Postal Code field')[0].box, field.box);
+});
+
 test('past the last copy the tree holds, there is nothing, and the engine says so', () => {
   const nodes = [node('link', 'Tables', [50, 200, 60, 20]), node('heading', 'Tables', [330, 260, 80, 30])];
   assert.throws(() => find(nodes, "the third 'Tables'"), (error: Error) => error instanceof NotThere && /shows 'Tables' 2 times, so there is no third/.test(error.message));

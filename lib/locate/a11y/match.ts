@@ -19,8 +19,6 @@ export interface NodeMatch {
   score: number;
   /** What matched: the name, the value, a label's name, the description (a placeholder). */
   via: string;
-  /** The label whose name matched, for a node found by its label. */
-  label?: A11yNode;
 }
 
 /** How far below the best a match may score and still count for findAll and ordinals. */
@@ -29,12 +27,14 @@ const PEER_MARGIN = 0.1;
 const LABEL_REACH = 400;
 
 /** The texts a node answers to, each with how it answers. */
-function textsOf(node: A11yNode, byPath: Map<string, A11yNode>): { text: string; via: string; weight: number; label?: A11yNode }[] {
-  const texts: { text: string; via: string; weight: number; label?: A11yNode }[] = [];
+function textsOf(node: A11yNode, byPath: Map<string, A11yNode>): { text: string; via: string; weight: number }[] {
+  const texts: { text: string; via: string; weight: number }[] = [];
   if (node.name && !looksLikeWidgetId(node.name)) texts.push({ text: node.name, via: 'name', weight: 1 });
   for (const path of node.labelledBy) {
     const label = byPath.get(path);
-    if (label?.name) texts.push({ text: label.name, via: `label '${label.name}'`, weight: 1, label });
+    // Chromium gives a <label> its text as the value, with no name.
+    const text = label?.name || label?.value;
+    if (text) texts.push({ text, via: `label '${text}'`, weight: 1 });
   }
   if (node.value && (isTextRole(node) || isField(node) || node.role === 'table cell')) texts.push({ text: node.value, via: 'value', weight: isField(node) ? 0.95 : 1 });
   if (node.description && isField(node)) texts.push({ text: node.description, via: 'placeholder', weight: 0.95 });
@@ -54,9 +54,9 @@ export function matchText(nodes: A11yNode[], wanted: string, byPath: Map<string,
   for (const node of nodes) {
     if (!accept(node)) continue;
     let best: NodeMatch | null = null;
-    for (const { text, via, weight, label } of textsOf(node, byPath)) {
+    for (const { text, via, weight } of textsOf(node, byPath)) {
       const score = wholeMatch(text, wanted) * weight;
-      if (score > 0 && (!best || score > best.score)) best = { node, score, via, ...(label ? { label } : {}) };
+      if (score > 0 && (!best || score > best.score)) best = { node, score, via };
     }
     if (best) matches.push(best);
   }
@@ -135,7 +135,7 @@ export class TreeMatcher {
     const matched = new Map(matches.map((m) => [m.node.path, m]));
     const dropped = new Set<NodeMatch>();
     for (const inner of matches) {
-      if (inner.label && matched.has(inner.label.path)) dropped.add(inner);
+      if (inner.node.labelledBy.some((path) => matched.has(path))) dropped.add(inner);
       for (let at = this.parentOf(inner.node); at; at = this.parentOf(at)) {
         const outer = matched.get(at.path);
         if (outer) dropped.add(isControl(outer.node) && !isControl(inner.node) ? inner : outer);
