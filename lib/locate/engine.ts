@@ -69,7 +69,7 @@ export interface LocateEngine {
   seenInstead?(context: EngineContext, query: Query): Promise<string[]>;
   /** The text shown inside a box (a field's value, a cell's content); null when this engine cannot tell. */
   readText?(context: EngineContext, box: Box): Promise<string | null>;
-  /** Reads one small box of the screen, cheaply (no full-screen read): to check another engine's box. Null when nothing is legible. */
+  /** Reads one small box of the screen, cheaply (no full-screen read): to check another engine's box. Only what is read clearly; null when nothing is. */
   readBox?(context: EngineContext, box: Box): Promise<string | null>;
   /** Forgets memoised readings, so a screen is read as never seen (benchmarks measure that). */
   forget?(): void;

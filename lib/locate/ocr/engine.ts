@@ -16,6 +16,8 @@ import { OcrReader } from './tesseract';
  */
 /** How many of the nearest texts a not-found message names. */
 const SEEN_INSTEAD = 4;
+/** How sure OCR must be of a word for readBox to report it (tesseract scores clean text above 85). */
+const CLEAR_READ = 75;
 
 /** How far below the best match a candidate may score and still count for findAll and ordinals. */
 const PEER_MARGIN = 0.2;
@@ -132,7 +134,8 @@ export class OcrEngine implements LocateEngine {
     const crop = cropScreen(screen, region, 1);
     const prepared = prepareForOcr({ width: crop.width, height: crop.height, data: crop.data }, screen.format);
     const words = await this.reader.readCrop(cropGrey(prepared, { x: 0, y: 0, width: prepared.width, height: prepared.height }, 2), '7');
-    const text = words.filter((w) => w.confidence > 30).map((w) => w.text).join(' ');
+    // Only words read clearly: this reading can overrule an exact engine, so a logo or a half-hidden line must not.
+    const text = words.filter((w) => w.confidence >= CLEAR_READ).map((w) => w.text).join(' ');
     return /[\p{L}\p{N}]/u.test(text) ? text : null;
   }
 
