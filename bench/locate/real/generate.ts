@@ -22,7 +22,12 @@ export interface ScreenFacts {
 export const PER_SCREEN = { text: 10, field: 5, ordinal: 3, negative: 3 };
 
 const key = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+/** Two boxes are one copy of a text when they mostly cover each other; table rows that touch by a pixel are two. */
+const overlaps = (a: Box, b: Box) => {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 && w * h >= 0.5 * Math.min(a.width * a.height, b.width * b.height);
+};
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const FIELD_KINDS = new Set(['field', 'textarea', 'dropdown', 'checkbox', 'radio']);
 
