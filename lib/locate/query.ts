@@ -22,10 +22,12 @@ export interface Query {
   /** Words the description used beyond text and role (colours, shapes): things only a vision model sees. */
   visualWords: string[];
   /**
-   * For unquoted descriptions that start with an ordinal word, the text with
-   * that word kept: "First name field" may mean the field labelled "First name".
+   * For unquoted descriptions, the text with its ordinal and colour words
+   * kept: "First name field" may mean the field labelled "First name", and
+   * "ORANGE 5 button" the button named so. An engine tries it first (see
+   * withWholeText).
    */
-  textWithOrdinal?: string;
+  wholeText?: string;
 }
 
 const ROLE_WORDS: [RegExp, Role][] = [
@@ -131,30 +133,43 @@ export function parseQuery(description: string): Query {
     const split = splitTrailingRole(target.text);
     if (split) ({ text, role } = split);
   }
-  let textWithOrdinal: string | undefined;
+  let wholeText: string | undefined;
   if (text === null) {
-    if (ordinalMatch) {
-      let kept = body;
-      for (const [pattern] of ROLE_WORDS) kept = kept.replace(new RegExp(pattern.source, 'gi'), ' ');
-      textWithOrdinal = trimFillers(kept.replace(new RegExp(VISUAL.source, 'gi'), ' ')) || undefined;
-    }
-    // Unquoted: what is left once ordinals, role words, colours and fillers are gone ("Submit button" → "Submit");
-    // when nothing is, the role words before the last one are the text ("Tabs heading" → "Tabs").
-    const withoutRole = named ? `${body.slice(0, named.index)} ${body.slice(named.end)}` : body;
-    let rest = body;
-    for (const [pattern] of ROLE_WORDS) rest = rest.replace(new RegExp(pattern.source, 'gi'), ' ');
-    const plain = (words: string) => trimFillers(words.replace(new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'gi'), ' ')
+    // Unquoted: what is left once the role word (with the kind words before it: "Settings icon button"),
+    // ordinals, colours and fillers are gone: "Submit button" → "Submit", "menus.ui tab" → "menus.ui".
+    const plain = (kept: string) => trimFillers(kept.replace(new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'gi'), ' ')
       .replace(new RegExp(VISUAL.source, 'gi'), ' '));
-    text = plain(rest) || plain(withoutRole) || null;
+    const before = named ? body.slice(0, named.index) : body;
+    const after = named ? body.slice(named.end) : '';
+    // A kind word alone is the text: "the search box" is the box labelled Search.
+    const words = [`${withoutKindWords(before)} ${after}`, `${before} ${after}`].find((w) => plain(w)) ?? '';
+    text = plain(words) || null;
     // A description that is nothing but a role word ("links", "Button") names the word shown.
     if (text === null && !relation && !column && plain(body)) {
       text = plain(body);
       role = null;
     }
+    const whole = trimFillers(words);
+    if (text !== null && whole !== text) wholeText = whole;
   }
   if (hint === 'image' && role === null) role = 'image';
   if (column && role === null) role = 'cell';
-  return { description, text, role, ordinal, relation, hint, visualWords, ...(textWithOrdinal ? { textWithOrdinal } : {}), ...(column ? { column } : {}) };
+  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}) };
+}
+
+/** The query read with its whole text: an ordinal word inside that text is no longer an ordinal, nor a colour word a colour. */
+export function withWholeText(query: Query): Query {
+  if (!query.wholeText) return query;
+  const ordinalInside = new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'i').test(query.wholeText);
+  const visualWords = query.visualWords.filter((w) => !new RegExp(`\\b${w}\\b`, 'i').test(query.wholeText!));
+  return { ...query, text: query.wholeText, ordinal: ordinalInside ? null : query.ordinal, visualWords };
+}
+
+/** Words that say what kind of control follows ("icon" in "Settings icon button", "text" in "Email text field"). */
+const KIND_WORDS = /(?:\s+(?:icon|text|input|search|toggle))+\s*$/i;
+
+function withoutKindWords(before: string): string {
+  return before.replace(KIND_WORDS, ' ');
 }
 
 interface RoleWord { role: Role; index: number; end: number }

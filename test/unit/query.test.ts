@@ -26,7 +26,10 @@ test('unquoted descriptions: the rest is the text', () => {
   assert.equal(parse('Terms of use link').text, 'Terms of use');
   const first = parseQuery('First name field');
   assert.equal(first.ordinal, 1);
-  assert.equal(first.textWithOrdinal, 'First name');
+  assert.equal(first.wholeText, 'First name');
+  assert.deepEqual([parse('ORANGE 5 button').text, parseQuery('ORANGE 5 button').wholeText], ['5', 'ORANGE 5']);
+  assert.deepEqual([parse('menus.ui tab').text, parse('List Box table cell').text, parse('Edit Image link').text], ['menus.ui', 'List Box', 'Edit Image']);
+  assert.deepEqual([parse('Email input field').text, parse('Settings icon button').text], ['Email', 'Settings']);
 });
 
 test('unquoted: the last role word names the thing, and a place at the end is not its text', () => {

@@ -47,8 +47,9 @@ export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; hei
     if (node.role === 'text' && !node.states.includes('editable')) kind = 'text';
     const field = kind === 'field' || kind === 'dropdown' || kind === 'textarea';
     if (field && node.states.includes('multi-line')) kind = 'textarea';
-    const label = node.labelledBy.map((p) => byPath.get(p)).find((l) => l && onScreen(l) && norm(l.name));
-    const text = field ? shown(label?.name) : shown(node.name || node.value);
+    // Chromium gives a <label> its text as the value, with no name.
+    const label = node.labelledBy.map((p) => byPath.get(p)).find((l) => l && onScreen(l) && norm(l.name || l.value));
+    const text = field ? shown(label?.name || label?.value) : shown(node.name || node.value);
     if (!field && !text) continue;
     const value = field ? shown(kind === 'dropdown' ? node.name || node.value : node.value) : '';
     elements.push({

@@ -2,7 +2,7 @@ import type { A11yNode } from '../../types/a11y';
 import type { Candidate } from '../../types/locate';
 import { distance, horizontalOverlap, readingOrder } from '../geometry';
 import { NotThere } from '../engine';
-import { Query } from '../query';
+import { Query, withWholeText } from '../query';
 import { holdsRelation, sameBox } from '../relations';
 import { normalise, similarity, threshold } from '../text-match';
 import { fitsRole, isControl, isField, isTextRole, looksLikeWidgetId, selectorRole } from './roles';
@@ -71,7 +71,9 @@ export class TreeMatcher {
   }
 
   /** Candidates for a query, best first (or, with `all`, every peer of the best in reading order). */
-  locate(query: Query, all = false): Candidate[] {
+  locate(asked: Query, all = false): Candidate[] {
+    // "First name field", "ORANGE 5 button": a name holding the whole text means its ordinal or colour word belongs to it.
+    const query = asked.wholeText && this.byText(withWholeText(asked)).length ? withWholeText(asked) : asked;
     const anchor = query.relation ? this.anchor(query.relation.anchor) : null;
     if (query.relation && !anchor) return [];
     if (query.text === null && !query.relation && !query.column) return [];

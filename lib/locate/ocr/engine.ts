@@ -1,6 +1,6 @@
 import { Box, bottom, centerX, centerY, contains, pad, readingOrder } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
-import { Query } from '../query';
+import { Query, withWholeText } from '../query';
 import { analyse, Analysis, findText, groupLines, phrases, rereadLine, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, toggleNear } from './controls';
 import { similarity, threshold } from '../text-match';
@@ -53,10 +53,8 @@ export class OcrEngine implements LocateEngine {
 
   async locate({ screen }: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
     const analysis = await this.analyse(screen);
-    // "First name field": if "First name" is on the screen, "First" was part of the text, not an ordinal.
-    const query = asked.textWithOrdinal && findText(analysis.lines, asked.textWithOrdinal).length
-      ? { ...asked, text: asked.textWithOrdinal, ordinal: null }
-      : asked;
+    // "First name field", "ORANGE 5 button": if the whole text is on the screen, its ordinal or colour word belongs to it.
+    const query = asked.wholeText && findText(analysis.lines, asked.wholeText).length ? withWholeText(asked) : asked;
     const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor) : null;
     if (query.relation && !anchor) return [];
     const header = query.column ? await this.bestMatch(analysis, query.column) : null;
