@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
 import os from 'os';
@@ -7,6 +7,8 @@ import { buildSet } from '../../bench/locate/real/set';
 import { loadSources } from '../../bench/locate/real/source-list';
 import { newLocateRunner, scoreRealCases } from '../../bench/locate/real/bench';
 import { summarise } from '../../bench/locate/real/score';
+import type { RealSet } from '../../bench/locate/real/set';
+import sharp from 'sharp';
 
 /**
  * A small sample of the real-UI set, built end to end: two small packages
@@ -15,13 +17,20 @@ import { summarise } from '../../bench/locate/real/score';
  * bounded child process. It checks the set and the scorer work; accuracy is
  * the bench's business (`npm run bench -- locate-real`).
  */
-test('the real-UI set builds, its boxes are sane, and its cases score', { timeout: 120_000 }, async () => {
+let dir: string;
+let set: RealSet;
+
+before(async () => {
   const all = loadSources();
   const sample = all.web.filter((s) => s.name === '98.css' || s.name === 'startbootstrap-resume').map((s) => ({ ...s, pages: s.pages.slice(0, 1) }));
   assert.equal(sample.length, 2);
-  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'locate-real-'));
-  const set = await buildSet({ sources: { ...all, resolutions: [[1366, 768]], web: sample }, dir });
+  dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'locate-real-'));
+  set = await buildSet({ sources: { ...all, resolutions: [[1366, 768]], web: sample }, dir });
+});
 
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+test('the real-UI set builds, its boxes are sane, and its cases score', { timeout: 120_000 }, async () => {
   assert.equal(set.screens.length, 2);
   for (const screen of set.screens) {
     assert.ok(fs.statSync(path.join(dir, screen.png)).size > 10_000, `${screen.id} has a picture`);
@@ -52,6 +61,60 @@ test('the real-UI set builds, its boxes are sane, and its cases score', { timeou
     assert.equal(Object.values(summary.byPart).reduce((n, p) => n + p.all.cases, 0), picked.length);
   } finally {
     await runner.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** Screens no UI looks like, drawn here: nothing, noise, 4K, a few pixels, text everywhere, one huge button. */
+async function generatedScreens(into: string): Promise<string[]> {
+  const svg = (width: number, height: number, body: string) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${body}</svg>`);
+  const lines = (count: number, size: number, width: number) => Array.from({ length: count }, (_, i) => `<text x="4" y="${(i + 1) * (size + 2)}" font-family="DejaVu Sans" font-size="${size}">${`Row ${i} Edit Delete Save Cancel OK `.repeat(Math.ceil(width / (size * 18)))}</text>`).join('');
+  const noise = Buffer.alloc(1366 * 768 * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+  const screens: [string, ReturnType<typeof sharp>][] = [
+    ['blank', sharp({ create: { width: 1366, height: 768, channels: 3, background: '#ffffff' } })],
+    ['black', sharp({ create: { width: 1366, height: 768, channels: 3, background: '#000000' } })],
+    ['noise', sharp(noise, { raw: { width: 1366, height: 768, channels: 3 } })],
+    ['one-pixel', sharp({ create: { width: 1, height: 1, channels: 3, background: '#808080' } })],
+    ['tiny', sharp(svg(12, 9, '<rect x="2" y="2" width="6" height="4" fill="#000"/>'))],
+    ['full-of-text', sharp(svg(1366, 768, lines(70, 9, 1366)))],
+    ['4k', sharp(svg(3840, 2160, lines(60, 28, 3840)))],
+    ['huge-button', sharp(svg(1366, 768, '<rect x="60" y="60" width="1240" height="640" rx="40" fill="#1e6fd9"/><text x="420" y="520" font-family="DejaVu Sans" font-size="380" fill="#fff">OK</text>'))],
+  ];
+  return Promise.all(screens.map(async ([name, image]) => {
+    const file = path.join(into, `${name}.png`);
+    await image.png().toFile(file);
+    return file;
+  }));
+}
+
+/** A find that does not wait reads for RETRY_CEILING_MS (5 s), then finishes the chunk of text it is reading. */
+const WORK_BOUND_MS = 12_000;
+
+test('fuzz: on generated and real screens, every locate answers or refuses within its bound', { timeout: 600_000 }, async () => {
+  const screens = [...await generatedScreens(dir), ...set.screens.map((s) => path.join(dir, s.png))];
+  const descriptions = [
+    "'OK'", "the second 'Edit' button", 'Submit button', 'the Email field', "the 'Delete' icon next to 'Alice'",
+    "the cell in the 'City' column in the row of 'Ada'", `'${'Save '.repeat(200)}'`, "the tenth 'Row'", "the last 'Delete'",
+    "'🙂 ✓ ⌘'", 'the', 'Row 3 Edit Delete Save Cancel OK Row 4 Edit Delete Save', 'the red round icon above the blue one',
+  ];
+  const runner = newLocateRunner();
+  const failures: string[] = [];
+  let answered = 0;
+  try {
+    for (const png of screens) {
+      for (const description of descriptions) {
+        const result = await runner.run({ png, description });
+        // An answer, found or not, or an error the locate threw (a refusal); never a dead process or an overrun.
+        if (result.ok) {
+          answered++;
+          if (result.value.ms > WORK_BOUND_MS) failures.push(`${path.basename(png)} / ${description.slice(0, 40)}: took ${Math.round(result.value.ms)} ms`);
+        } else if (/process died|no answer within/.test(result.error)) failures.push(`${path.basename(png)} / ${description.slice(0, 40)}: ${result.error}`);
+      }
+    }
+  } finally {
+    await runner.stop();
+  }
+  assert.deepEqual(failures, []);
+  assert.equal(runner.restarts, 0);
+  assert.ok(answered >= screens.length * (descriptions.length - 1), `${answered} answers`);
 });

@@ -17,6 +17,8 @@ export interface Analysis {
   grey: GreyImage;
   prepared: GreyImage;
   lines: Line[];
+  /** Bands of text the deadline left unread: the screen was read in part. */
+  unread: number;
 }
 
 export interface TextMatch {
@@ -31,17 +33,18 @@ export interface TextMatch {
 
 const analyses = new WeakMap<Buffer, Promise<Analysis>>();
 
-export function analyse(screen: Screen, reader: OcrReader): Promise<Analysis> {
+/** The screen's analysis, read until `deadline`; one read in part is not kept, so the next call reads on. */
+export function analyse(screen: Screen, reader: OcrReader, deadline = Infinity): Promise<Analysis> {
   let pending = analyses.get(screen.data);
   if (!pending) {
     pending = (async () => {
       const raw = { width: screen.width, height: screen.height, data: screen.data };
       const prepared = prepareForOcr(raw, screen.format);
-      const words = await reader.read(prepared);
-      return { grey: toGrey(raw, screen.format), prepared, lines: groupLines(words) };
+      const { words, unread } = await reader.read(prepared, deadline);
+      return { grey: toGrey(raw, screen.format), prepared, lines: groupLines(words), unread };
     })();
     analyses.set(screen.data, pending);
-    pending.catch(() => analyses.delete(screen.data));
+    pending.then((analysis) => { if (analysis.unread) analyses.delete(screen.data); }, () => analyses.delete(screen.data));
   }
   return pending;
 }
@@ -74,6 +77,9 @@ const boxOf = (words: OcrWord[]): Box => {
  * Every place the wanted text is read: runs of neighbouring words on a line
  * whose joined text is similar enough. Overlapping runs keep the best.
  */
+/** How much normalising (case, edge punctuation, OCR confusions) can bring two lengths closer. */
+const LENGTH_SLACK = 0.1;
+
 export function findText(lines: Line[], wanted: string): TextMatch[] {
   const wantedWords = wanted.trim().split(/\s+/).length;
   const needed = threshold(wanted);
@@ -88,6 +94,8 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
           if (gap > Math.max(prev.height, run[n - 1].height) * 2.5) break;
         }
         const text = run.map((w) => w.text).join(' ');
+        // A run far longer or shorter than the wanted text cannot be similar enough: no need to measure it.
+        if (1 - Math.abs(text.length - wanted.length) / Math.max(text.length, wanted.length) < needed - LENGTH_SLACK) continue;
         const similar = similarity(text, wanted);
         if (similar >= needed) {
           const standalone = !joined(words[i - 1], run[0]) && !joined(run[n - 1], words[i + n]);

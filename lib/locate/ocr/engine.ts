@@ -47,17 +47,18 @@ export class OcrEngine implements LocateEngine {
     this.ocr?.forget();
   }
 
-  private analyse(screen: Screen): Promise<Analysis> {
-    return analyse(screen, this.reader);
+  /** The screen read until the find's deadline: a screen full of text is read in part, and read on at the next look. */
+  private analyse({ screen, deadline }: EngineContext): Promise<Analysis> {
+    return analyse(screen, this.reader, deadline);
   }
 
-  async locate({ screen }: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
-    const analysis = await this.analyse(screen);
+  async locate(context: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
+    const analysis = await this.analyse(context);
     // "First name field", "ORANGE 5 button": if the whole text is on the screen, its ordinal or colour word belongs to it.
     const query = asked.wholeText && findText(analysis.lines, asked.wholeText).length ? withWholeText(asked) : asked;
-    const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor) : null;
+    const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor, context.deadline) : null;
     if (query.relation && !anchor) return [];
-    const header = query.column ? await this.bestMatch(analysis, query.column) : null;
+    const header = query.column ? await this.bestMatch(analysis, query.column, context.deadline) : null;
     if (query.column && !header) return [];
     // Without a text of its own, the element is found from where it stands: the anchor, else under the column's header.
     const near = anchor ?? header;
@@ -75,7 +76,7 @@ export class OcrEngine implements LocateEngine {
       if (query.role === 'button') candidates = candidates.filter((c) => /control around/.test(c.reason));
     } else {
       let matches = findText(analysis.lines, query.text);
-      if (!matches.length) matches = await this.reread(analysis, query.text);
+      if (!matches.length) matches = await this.reread(analysis, query.text, context.deadline);
       if (query.role && WHOLE_LABEL_ROLES.includes(query.role)) matches = matches.filter((m) => m.standalone);
       candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
     }
@@ -96,10 +97,10 @@ export class OcrEngine implements LocateEngine {
   }
 
   /** Verify: read the evidence again, closer up and as one line, and compare it with the description. */
-  async verify({ screen }: EngineContext, candidate: Candidate, query: Query): Promise<Verdict> {
+  async verify(context: EngineContext, candidate: Candidate, query: Query): Promise<Verdict> {
     const wanted = query.text ?? query.relation?.anchor;
     if (!wanted) return { ok: false, confidence: 0, reason: 'nothing to read back' };
-    const analysis = await this.analyse(screen);
+    const analysis = await this.analyse(context);
     const evidence = candidate.evidence ?? candidate.box;
     const words = await rereadLine(analysis.prepared, evidence, this.reader);
     const read = words.map((w) => w.text).join(' ');
@@ -108,9 +109,9 @@ export class OcrEngine implements LocateEngine {
     return { ok, confidence: score, reason: `re-read '${read}' at ${evidence.x},${evidence.y} (similarity ${score.toFixed(2)})` };
   }
 
-  async seenInstead({ screen }: EngineContext, query: Query): Promise<string[]> {
+  async seenInstead(context: EngineContext, query: Query): Promise<string[]> {
     const wanted = query.text ?? query.relation?.anchor ?? '';
-    const analysis = await this.analyse(screen); // memoised: the screen was just read
+    const analysis = await this.analyse(context); // memoised: the screen was just read
     return phrases(analysis.lines)
       .filter((p) => /\p{L}{2}/u.test(p.text))
       .map((p) => ({ text: p.text, score: similarity(p.text, wanted) }))
@@ -120,8 +121,8 @@ export class OcrEngine implements LocateEngine {
   }
 
   /** Reads a box of the screen as one line (PSM 7), at twice the size. */
-  async readText({ screen }: EngineContext, box: Box): Promise<string> {
-    const analysis = await this.analyse(screen);
+  async readText(context: EngineContext, box: Box): Promise<string> {
+    const analysis = await this.analyse(context);
     const words = await this.reader.readCrop(cropGrey(analysis.prepared, box, 2), '7');
     return words.map((w) => w.text).join(' ');
   }
@@ -137,15 +138,18 @@ export class OcrEngine implements LocateEngine {
     return /[\p{L}\p{N}]/u.test(text) ? text : null;
   }
 
-  private async bestMatch(analysis: Analysis, text: string): Promise<TextMatch | null> {
+  private async bestMatch(analysis: Analysis, text: string, deadline: number): Promise<TextMatch | null> {
     const found = findText(analysis.lines, text);
-    return found[0] ?? (await this.reread(analysis, text))[0] ?? null;
+    return found[0] ?? (await this.reread(analysis, text, deadline))[0] ?? null;
   }
 
-  /** The lines where the text may have been misread, read again at twice the size. */
-  private async reread(analysis: Analysis, wanted: string): Promise<TextMatch[]> {
+  /** The lines where the text may have been misread, read again at twice the size, as long as the find has time. */
+  private async reread(analysis: Analysis, wanted: string, deadline: number): Promise<TextMatch[]> {
     const reread = [];
-    for (const box of suspectLines(analysis.lines, wanted)) reread.push(...(await rereadLine(analysis.prepared, box, this.reader)));
+    for (const box of suspectLines(analysis.lines, wanted)) {
+      if (Date.now() >= deadline) break;
+      reread.push(...(await rereadLine(analysis.prepared, box, this.reader)));
+    }
     return findText(groupLines(reread), wanted);
   }
 

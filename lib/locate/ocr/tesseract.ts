@@ -10,8 +10,10 @@ import { GreyImage, toPgm } from './preprocess';
  * - the screen is cut into horizontal bands of text at blank rows, and the
  *   words of each band are remembered by the band's pixels, so the parts of a
  *   screen that did not change are never read twice;
- * - bands not seen before are stacked into one image per worker and read in
- *   parallel (one worker per core, at most two).
+ * - bands not seen before are stacked into chunks of bounded size, which the
+ *   workers (one per core, at most two) take in turn until the deadline: a
+ *   screen full of text is read in part, never for longer than the find may
+ *   take, and the next look reads on where this one stopped.
  */
 export interface OcrWord {
   text: string;
@@ -27,6 +29,16 @@ const INK = 160;
 const BAND_PAD = 3;
 const BAND_GAP = 12;
 const MEMO_LIMIT = 4000;
+/** A band taller than this is cut between its lines: a page of text is many bands, not one. */
+const TALL_BAND = 120;
+/** Pixels of stacked bands one tesseract call reads: small enough that a call on dense text ends soon. */
+const CHUNK_AREA = 1366 * 300;
+
+/** What one read got: the words, and how many bands the deadline left unread. */
+export interface Reading {
+  words: OcrWord[];
+  unread: number;
+}
 
 class WorkerSlot {
   private worker: Promise<Worker> | null = null;
@@ -114,20 +126,25 @@ export class OcrReader {
   }
 
   /** Every word on the prepared screen, in screen coordinates. */
-  async read(image: GreyImage): Promise<OcrWord[]> {
-    const bands: Band[] = findBands(image).map((b) => ({ ...b, key: bandKey(image, b.y0, b.y1) }));
+  async read(image: GreyImage, deadline = Infinity): Promise<Reading> {
+    const bands: Band[] = cutTallBands(image, findBands(image)).map((b) => ({ ...b, key: bandKey(image, b.y0, b.y1) }));
     const fresh = bands.filter((b) => !this.memo.has(b.key));
     const unique = [...new Map(fresh.map((b) => [b.key, b])).values()];
-    if (unique.length) await this.readBands(image, unique);
+    if (unique.length) await this.readBands(image, unique, deadline);
     const words: OcrWord[] = [];
+    let unread = 0;
     for (const band of bands) {
-      const known = this.memo.get(band.key)!;
+      const known = this.memo.get(band.key);
+      if (!known) {
+        unread++;
+        continue;
+      }
       this.memo.delete(band.key); // re-insert: the memo's order is its recency
       this.memo.set(band.key, known);
       for (const w of known) words.push({ ...w, y: w.y + band.y0 });
     }
     while (this.memo.size > MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
-    return words;
+    return { words, unread };
   }
 
   /** Reads one crop (e.g. a single control with PSM 7) on the least busy worker, without the memo. */
@@ -135,27 +152,33 @@ export class OcrReader {
     return this.slots[0].read(image, psm);
   }
 
-  /** Splits the bands into one stack per worker, balanced by height, and reads the stacks in parallel. */
-  private async readBands(image: GreyImage, bands: Band[]): Promise<void> {
-    const total = bands.reduce((sum, b) => sum + (b.y1 - b.y0), 0);
-    const stacks: Band[][] = this.slots.map(() => []);
-    let filled = 0;
+  /** Stacks the bands into chunks, top to bottom; each worker reads the next chunk until none is left or the deadline has passed. */
+  private async readBands(image: GreyImage, bands: Band[], deadline: number): Promise<void> {
+    const rows = Math.max(TALL_BAND, Math.floor(CHUNK_AREA / image.width));
+    const chunks: Band[][] = [];
+    let height = 0;
     for (const band of bands) {
-      const index = Math.min(this.slots.length - 1, Math.floor((filled / total) * this.slots.length));
-      stacks[index].push(band);
-      filled += band.y1 - band.y0;
-    }
-    await Promise.all(stacks.map(async (stack, i) => {
-      if (!stack.length) return;
-      const { image: stacked, offsets } = stackBands(image, stack);
-      const words = await this.slots[i].read(stacked, '11');
-      const perBand = stack.map(() => [] as OcrWord[]);
-      for (const word of words) {
-        const middle = word.y + word.height / 2;
-        const at = offsets.findIndex((o, k) => middle >= o && middle < o + (stack[k].y1 - stack[k].y0));
-        if (at >= 0) perBand[at].push({ ...word, y: word.y - offsets[at] });
+      const last = chunks[chunks.length - 1];
+      if (last && height + (band.y1 - band.y0) <= rows) {
+        last.push(band);
+        height += band.y1 - band.y0;
+      } else {
+        chunks.push([band]);
+        height = band.y1 - band.y0;
       }
-      stack.forEach((band, k) => this.memo.set(band.key, perBand[k]));
+    }
+    await Promise.all(this.slots.map(async (slot) => {
+      for (let chunk = chunks.shift(); chunk && Date.now() < deadline; chunk = chunks.shift()) {
+        const { image: stacked, offsets } = stackBands(image, chunk);
+        const words = await slot.read(stacked, '11');
+        const perBand = chunk.map(() => [] as OcrWord[]);
+        for (const word of words) {
+          const middle = word.y + word.height / 2;
+          const at = offsets.findIndex((o, k) => middle >= o && middle < o + (chunk[k].y1 - chunk[k].y0));
+          if (at >= 0) perBand[at].push({ ...word, y: word.y - offsets[at] });
+        }
+        chunk.forEach((band, k) => this.memo.set(band.key, perBand[k]));
+      }
     }));
   }
 
@@ -167,6 +190,27 @@ export class OcrReader {
   async stop(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.stop()));
   }
+}
+
+/** Cuts each band taller than TALL_BAND at its emptiest rows, which lie between lines of text. */
+export function cutTallBands(image: GreyImage, bands: { y0: number; y1: number }[]): { y0: number; y1: number }[] {
+  const ink = (y: number) => {
+    let count = 0;
+    for (let i = y * image.width, end = i + image.width; i < end; i++) if (image.data[i] < INK) count++;
+    return count;
+  };
+  const cut: { y0: number; y1: number }[] = [];
+  for (const band of bands) {
+    let y0 = band.y0;
+    while (band.y1 - y0 > TALL_BAND) {
+      let at = y0 + TALL_BAND;
+      for (let y = y0 + TALL_BAND / 2; y < y0 + TALL_BAND; y++) if (ink(y) < ink(at)) at = y;
+      cut.push({ y0, y1: at });
+      y0 = at;
+    }
+    cut.push({ y0, y1: band.y1 });
+  }
+  return cut;
 }
 
 function bandKey(image: GreyImage, y0: number, y1: number): string {
