@@ -29,10 +29,13 @@ const INK = 160;
 const BAND_PAD = 3;
 const BAND_GAP = 12;
 const MEMO_LIMIT = 4000;
-/** A band taller than this is cut between its lines: a page of text is many bands, not one. */
-const TALL_BAND = 120;
-/** Pixels of stacked bands one tesseract call reads: small enough that a call on dense text ends soon. */
-const CHUNK_AREA = 1366 * 300;
+/**
+ * Inked pixels one tesseract call reads at most: a UI screen holds 15,000 to
+ * 40,000, a page of small text over 200,000, which takes tesseract seconds.
+ */
+const CHUNK_INK = 30_000;
+/** Rows of a band too dense for one call, per slice: it is cut between its lines. */
+const SLICE_ROWS = 120;
 
 /** What one read got: the words, and how many bands the deadline left unread. */
 export interface Reading {
@@ -127,7 +130,7 @@ export class OcrReader {
 
   /** Every word on the prepared screen, in screen coordinates. */
   async read(image: GreyImage, deadline = Infinity): Promise<Reading> {
-    const bands: Band[] = cutTallBands(image, findBands(image)).map((b) => ({ ...b, key: bandKey(image, b.y0, b.y1) }));
+    const bands: Band[] = cutDenseBands(image, findBands(image)).map((b) => ({ ...b, key: bandKey(image, b.y0, b.y1) }));
     const fresh = bands.filter((b) => !this.memo.has(b.key));
     const unique = [...new Map(fresh.map((b) => [b.key, b])).values()];
     if (unique.length) await this.readBands(image, unique, deadline);
@@ -152,23 +155,18 @@ export class OcrReader {
     return this.slots[0].read(image, psm);
   }
 
-  /** Stacks the bands into chunks, top to bottom; each worker reads the next chunk until none is left or the deadline has passed. */
+  /**
+   * A screen as UIs are, with little ink, is read in one stack per worker,
+   * balanced by height. A screen full of text is read in chunks of bounded
+   * ink, top to bottom, that each worker takes in turn until the deadline.
+   */
   private async readBands(image: GreyImage, bands: Band[], deadline: number): Promise<void> {
-    const rows = Math.max(TALL_BAND, Math.floor(CHUNK_AREA / image.width));
-    const chunks: Band[][] = [];
-    let height = 0;
-    for (const band of bands) {
-      const last = chunks[chunks.length - 1];
-      if (last && height + (band.y1 - band.y0) <= rows) {
-        last.push(band);
-        height += band.y1 - band.y0;
-      } else {
-        chunks.push([band]);
-        height = band.y1 - band.y0;
-      }
-    }
+    const inks = bands.map((band) => inkIn(image, band.y0, band.y1));
+    const total = inks.reduce((sum, ink) => sum + ink, 0);
+    const chunks: Band[][] = total <= CHUNK_INK * this.slots.length ? balancedStacks(bands, this.slots.length) : inkChunks(bands, inks);
     await Promise.all(this.slots.map(async (slot) => {
       for (let chunk = chunks.shift(); chunk && Date.now() < deadline; chunk = chunks.shift()) {
+        if (!chunk.length) continue;
         const { image: stacked, offsets } = stackBands(image, chunk);
         const words = await slot.read(stacked, '11');
         const perBand = chunk.map(() => [] as OcrWord[]);
@@ -192,21 +190,53 @@ export class OcrReader {
   }
 }
 
-/** Cuts each band taller than TALL_BAND at its emptiest rows, which lie between lines of text. */
-export function cutTallBands(image: GreyImage, bands: { y0: number; y1: number }[]): { y0: number; y1: number }[] {
-  const ink = (y: number) => {
-    let count = 0;
-    for (let i = y * image.width, end = i + image.width; i < end; i++) if (image.data[i] < INK) count++;
-    return count;
-  };
+function inkIn(image: GreyImage, y0: number, y1: number): number {
+  let count = 0;
+  for (let i = y0 * image.width, end = y1 * image.width; i < end; i++) if (image.data[i] < INK) count++;
+  return count;
+}
+
+/** One stack per worker, balanced by height, in reading order. */
+function balancedStacks(bands: Band[], count: number): Band[][] {
+  const total = bands.reduce((sum, b) => sum + (b.y1 - b.y0), 0);
+  const stacks: Band[][] = Array.from({ length: count }, () => []);
+  let filled = 0;
+  for (const band of bands) {
+    stacks[Math.min(count - 1, Math.floor((filled / total) * count))].push(band);
+    filled += band.y1 - band.y0;
+  }
+  return stacks;
+}
+
+/** Consecutive bands in chunks of at most CHUNK_INK inked pixels (a denser band is a chunk alone). */
+function inkChunks(bands: Band[], inks: number[]): Band[][] {
+  const chunks: Band[][] = [];
+  let ink = 0;
+  bands.forEach((band, i) => {
+    const last = chunks[chunks.length - 1];
+    if (last && ink + inks[i] <= CHUNK_INK) {
+      last.push(band);
+      ink += inks[i];
+    } else {
+      chunks.push([band]);
+      ink = inks[i];
+    }
+  });
+  return chunks;
+}
+
+/** Cuts each band with more ink than one call reads into slices of about SLICE_ROWS, at its emptiest rows (between lines). */
+export function cutDenseBands(image: GreyImage, bands: { y0: number; y1: number }[]): { y0: number; y1: number }[] {
   const cut: { y0: number; y1: number }[] = [];
   for (const band of bands) {
     let y0 = band.y0;
-    while (band.y1 - y0 > TALL_BAND) {
-      let at = y0 + TALL_BAND;
-      for (let y = y0 + TALL_BAND / 2; y < y0 + TALL_BAND; y++) if (ink(y) < ink(at)) at = y;
-      cut.push({ y0, y1: at });
-      y0 = at;
+    if (inkIn(image, band.y0, band.y1) > CHUNK_INK) {
+      while (band.y1 - y0 > SLICE_ROWS) {
+        let at = y0 + SLICE_ROWS;
+        for (let y = y0 + SLICE_ROWS / 2; y < y0 + SLICE_ROWS; y++) if (inkIn(image, y, y + 1) < inkIn(image, at, at + 1)) at = y;
+        cut.push({ y0, y1: at });
+        y0 = at;
+      }
     }
     cut.push({ y0, y1: band.y1 });
   }
