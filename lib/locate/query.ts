@@ -144,9 +144,10 @@ export function parseQuery(description: string): Query {
     // A kind word alone is the text: "the search box" is the box labelled Search.
     const words = [`${withoutKindWords(before)} ${after}`, `${before} ${after}`].find((w) => plain(w)) ?? '';
     text = plain(words) || null;
-    // A description that is nothing but a role word ("links", "Button") names the word shown.
-    if (text === null && !relation && !column && plain(body)) {
-      text = plain(body);
+    // A description that is nothing but a role word ("links", "Button") names the word shown;
+    // "the gear icon" is not that: it describes a picture.
+    if (text === null && !relation && !column && named && trimFillers(body).toLowerCase() === lower.slice(named.index, named.end)) {
+      text = trimFillers(body);
       role = null;
     }
     const whole = trimFillers(words);

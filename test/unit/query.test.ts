@@ -42,6 +42,8 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   assert.deepEqual([parse('Utilities link in the sidebar').text, parse('Utilities link in the sidebar').role], ['Utilities', 'link']);
   assert.equal(parse("'Pompeius René' in the table").text, 'Pompeius René');
   assert.deepEqual([parse('links').text, parse('links').role], ['links', null]);
+  assert.deepEqual([parse('the gear icon').text, parse('the gear icon').role], [null, 'icon']);
+  assert.deepEqual([parse('the red round icon').text, parse('the red round icon').role], [null, 'icon']);
   assert.deepEqual(parse('the icon next to \'Alice\'').text, null);
 });
 
