@@ -45,7 +45,7 @@ const ROLE_WORDS: [RegExp, Role][] = [
   [/\b(?:icons?|symbols?)\b/, 'icon'],
   [/\b(?:images?|pictures?|logos?|photos?|avatars?)\b/, 'image'],
   [/\b(?:(?:table )?cells?)\b/, 'cell'],
-  [/\b(?:labels?|texts?|words?)\b/, 'text'],
+  [/\b(?:labels?|texts?|words?|badges?|chips?|pills?)\b/, 'text'],
 ];
 
 const ORDINALS: Record<string, number> = {
@@ -166,8 +166,12 @@ export function withWholeText(query: Query): Query {
   return { ...query, text: query.wholeText, ordinal: ordinalInside ? null : query.ordinal, visualWords };
 }
 
-/** Words that say what kind of control follows ("icon" in "Settings icon button", "text" in "Email text field"). */
-const KIND_WORDS = /(?:\s+(?:icon|text|input|search|toggle))+\s*$/i;
+/**
+ * Words that say what kind of control follows, or where it stands ("icon" in
+ * "Settings icon button", "text" in "Email text field", "sidebar" in
+ * "Utilities sidebar link").
+ */
+const KIND_WORDS = /(?:\s+(?:icon|text|input|search|toggle|sidebar|side bar|navbar|nav bar|nav|navigation|top bar|top-bar|toolbar|tool bar|menu bar|footer|breadcrumb))+\s*$/i;
 
 function withoutKindWords(before: string): string {
   return before.replace(KIND_WORDS, ' ');

@@ -40,6 +40,9 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   assert.deepEqual([parse('Name column header').text, parse('Name column header').role], ['Name', 'cell']);
   assert.deepEqual([parse('Sign in button in the header').text, parse('Sign in button in the header').role], ['Sign in', 'button']);
   assert.deepEqual([parse('Utilities link in the sidebar').text, parse('Utilities link in the sidebar').role], ['Utilities', 'link']);
+  assert.deepEqual([parse('Utilities sidebar link').text, parse('Table List sidebar link').text, parse('Docs navbar link').text], ['Utilities', 'Table List', 'Docs']);
+  assert.deepEqual([parse('Sidebar link').text, parse('Navigation menu item').text], ['Sidebar', 'Navigation']);
+  assert.deepEqual([parse('the 12 badge').text, parse('Pending badge').text, parse("the second 'Online' badge").text], ['12', 'Pending', 'Online']);
   assert.equal(parse("'Pompeius René' in the table").text, 'Pompeius René');
   assert.deepEqual([parse('links').text, parse('links').role], ['links', null]);
   assert.deepEqual([parse('the gear icon').text, parse('the gear icon').role], [null, 'icon']);
