@@ -57,3 +57,14 @@ test('a label box at half pixels (a line read again at twice the size) still flo
   assert.deepEqual(enclosure(g, { x: 80.5, y: 52.5, width: 59.5, height: 11.5 }), { x: 49, y: 39, width: 122, height: 38 });
   assert.equal(enclosure(g, { x: 200.5, y: 150.5, width: 30, height: 10 }), null, 'on the page: no enclosure, and no runaway fill');
 });
+
+test('a light input with a faint border that fades at its corners still encloses its text', () => {
+  const g = canvas();
+  g.outline(40, 60, 200, 36, 227); // a border 28 levels below the white face and page
+  for (const [x, y] of [[40, 60], [239, 60], [40, 95], [239, 95]]) g.data[y * g.width + x] = 244; // anti-aliased corners
+  g.data[60 * g.width + 41] = 244;
+  g.fill(60, 72, 50, 12, 120); // its value
+  const face = enclosure(g, { x: 60, y: 72, width: 50, height: 12 });
+  assert.ok(inputLike(face), JSON.stringify(face));
+  assert.deepEqual(face, { x: 40, y: 60, width: 200, height: 36 });
+});

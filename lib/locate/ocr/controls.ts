@@ -6,6 +6,12 @@ import { GreyImage } from './preprocess';
  * label, the input beside or below a label, the box beside a checkbox label.
  */
 const SAME = 14;
+/**
+ * A light face with a faint rounded border (a pill-shaped input) leaks
+ * through the corners' anti-aliased pixels at SAME: it is flooded again,
+ * strictly.
+ */
+const SAME_STRICT = 4;
 const EDGE = 28;
 
 const at = (g: GreyImage, x: number, y: number) => g.data[Math.round(y) * g.width + Math.round(x)];
@@ -17,6 +23,10 @@ const inside = (g: GreyImage, x: number, y: number) => x >= 0 && y >= 0 && x < g
  * area is not enclosed within `maxW` x `maxH` (the text sits on the page).
  */
 export function enclosure(g: GreyImage, text: Box, maxW = 520, maxH = 90): Box | null {
+  return flooded(g, text, maxW, maxH, SAME) ?? flooded(g, text, maxW, maxH, SAME_STRICT);
+}
+
+function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: number): Box | null {
   // Whole pixels: a re-read line's boxes come at half pixels, and a fractional index would never be marked seen.
   const seedX = Math.max(0, Math.round(text.x) - 3);
   const seedY = Math.round(centerY(text));
@@ -35,7 +45,7 @@ export function enclosure(g: GreyImage, text: Box, maxW = 520, maxH = 90): Box |
     const x = stack.pop()!;
     if (x < wx0 || x > wx1 || y < wy0 || y > wy1) continue;
     const k = (y - wy0) * w + (x - wx0);
-    if (seen[k] || Math.abs(at(g, x, y) - colour) > SAME) continue;
+    if (seen[k] || Math.abs(at(g, x, y) - colour) > same) continue;
     seen[k] = 1;
     // Reaching the window's edge means the area is the page, not a control.
     if (x === wx0 || x === wx1 || y === wy0 || y === wy1) return null;
