@@ -1,7 +1,7 @@
 import { Box, right } from '../geometry';
 import type { Screen } from '../../types/screen';
 import { cropGrey, GreyImage, prepareForOcr, toGrey } from './preprocess';
-import { OcrReader, OcrWord } from './tesseract';
+import type { OcrReader, OcrWord, Reading } from './tesseract';
 import { similarity, threshold } from '../text-match';
 
 /**
@@ -19,7 +19,12 @@ export interface Analysis {
   lines: Line[];
   /** Bands of text the deadline left unread: the screen was read in part. */
   unread: number;
+  /** The lines a text detector found that the first read missed have been read (see gaps.ts). */
+  gapsRead: boolean;
 }
+
+/** Reads the words of a screen, given also as prepared for tesseract, until the deadline. */
+export type ReadWords = (screen: Screen, prepared: GreyImage, deadline: number) => Promise<Reading>;
 
 export interface TextMatch {
   box: Box;
@@ -34,14 +39,14 @@ export interface TextMatch {
 const analyses = new WeakMap<Buffer, Promise<Analysis>>();
 
 /** The screen's analysis, read until `deadline`; one read in part is not kept, so the next call reads on. */
-export function analyse(screen: Screen, reader: OcrReader, deadline = Infinity): Promise<Analysis> {
+export function analyse(screen: Screen, readWords: ReadWords, deadline = Infinity): Promise<Analysis> {
   let pending = analyses.get(screen.data);
   if (!pending) {
     pending = (async () => {
       const raw = { width: screen.width, height: screen.height, data: screen.data };
       const prepared = prepareForOcr(raw, screen.format);
-      const { words, unread } = await reader.read(prepared, deadline);
-      return { grey: toGrey(raw, screen.format), prepared, lines: groupLines(words), unread };
+      const { words, unread } = await readWords(screen, prepared, deadline);
+      return { grey: toGrey(raw, screen.format), prepared, lines: groupLines(words), unread, gapsRead: false };
     })();
     analyses.set(screen.data, pending);
     pending.then((analysis) => { if (analysis.unread) analyses.delete(screen.data); }, () => analyses.delete(screen.data));
@@ -139,7 +144,7 @@ export function suspectLines(lines: Line[], wanted: string, limit = 6): Box[] {
 }
 
 /** Reads a region again at twice the size as a single line (PSM 7); words come back in screen coordinates. */
-export async function rereadLine(prepared: GreyImage, box: Box, reader: OcrReader): Promise<OcrWord[]> {
+export async function rereadLine(prepared: GreyImage, box: Box, reader: { readCrop: OcrReader['readCrop'] }): Promise<OcrWord[]> {
   const region = { x: Math.max(0, box.x - 6), y: Math.max(0, box.y - 5), width: box.width + 12, height: box.height + 10 };
   const crop = cropGrey(prepared, region, 2);
   const words = await reader.readCrop(crop, '7');

@@ -8,6 +8,8 @@ import { relate } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
 import { cropScreen } from '../../image/crop';
 import { OcrReader } from './tesseract';
+import { PaddleModels } from './paddle';
+import { readAllLines, readGaps } from './gaps';
 
 /**
  * The offline engine: reads the screen's text and turns a description into
@@ -25,10 +27,34 @@ const PEER_MARGIN = 0.2;
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
 
+/**
+ * Which reader reads the screen: tesseract alone; tesseract, with a text
+ * detector's missed lines read by PaddleOCR when a find comes up short (the
+ * default); or PaddleOCR alone.
+ */
+export const OCR_READERS = ['tesseract', 'tesseract+paddle', 'paddle'] as const;
+export type OcrReaderChoice = (typeof OCR_READERS)[number];
+
+/** The reader named by GLANCE_OCR_READER, checked. */
+export function ocrReaderFromEnv(env: NodeJS.ProcessEnv = process.env): OcrReaderChoice {
+  const value = env.GLANCE_OCR_READER?.trim();
+  if (!value) return 'tesseract+paddle';
+  if ((OCR_READERS as readonly string[]).includes(value)) return value as OcrReaderChoice;
+  throw new Error(`Invalid GLANCE_OCR_READER '${value}': use one of ${OCR_READERS.join(', ')}, or leave it unset for tesseract+paddle.`);
+}
+
 export class OcrEngine implements LocateEngine {
   readonly name = 'ocr';
   readonly capabilities: readonly Capability[] = ['text', 'label', 'readText', 'assert'];
   private ocr: OcrReader | null = null;
+  private paddle: PaddleModels | null = null;
+
+  constructor(readonly readerChoice: OcrReaderChoice = ocrReaderFromEnv()) {}
+
+  private get models(): PaddleModels {
+    this.paddle ??= new PaddleModels();
+    return this.paddle;
+  }
 
   /** The tesseract workers start on first read and stay warm until stop(). */
   private get reader(): OcrReader {
@@ -37,9 +63,10 @@ export class OcrEngine implements LocateEngine {
   }
 
   async stop(): Promise<void> {
-    const reader = this.ocr;
+    const [reader, models] = [this.ocr, this.paddle];
     this.ocr = null;
-    await reader?.stop();
+    this.paddle = null;
+    await Promise.all([reader?.stop(), models?.stop()]);
   }
 
   /** Forgets every text band read so far (benchmarks use it to measure a screen never seen). */
@@ -49,11 +76,21 @@ export class OcrEngine implements LocateEngine {
 
   /** The screen read until the find's deadline: a screen full of text is read in part, and read on at the next look. */
   private analyse({ screen, deadline }: EngineContext): Promise<Analysis> {
-    return analyse(screen, this.reader, deadline);
+    if (this.readerChoice === 'paddle') return analyse(screen, (shown, _, until) => readAllLines(shown, this.models, until), deadline);
+    return analyse(screen, (_, prepared, until) => this.reader.read(prepared, until), deadline);
   }
 
   async locate(context: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
     const analysis = await this.analyse(context);
+    const found = await this.locateIn(analysis, context, asked, options);
+    // Nothing found, or copies to count: a line tesseract missed may hold it, or a copy before it.
+    const short = !found.length || options.all || asked.ordinal !== null;
+    if (!short || this.readerChoice !== 'tesseract+paddle' || analysis.gapsRead) return found;
+    await readGaps(analysis, context.screen, this.models, context.deadline);
+    return this.locateIn(analysis, context, asked, options);
+  }
+
+  private async locateIn(analysis: Analysis, context: EngineContext, asked: Query, options: { all?: boolean }): Promise<Candidate[]> {
     // "First name field", "ORANGE 5 button": if the whole text is on the screen, its ordinal or colour word belongs to it.
     const query = asked.wholeText && findText(analysis.lines, asked.wholeText).length ? withWholeText(asked) : asked;
     const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor, context.deadline) : null;

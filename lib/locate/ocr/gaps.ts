@@ -1,0 +1,53 @@
+import type { Screen } from '../../types/screen';
+import { Analysis, groupLines } from './analysis';
+import type { PaddleModels, TextLine } from './paddle';
+import type { OcrWord } from './tesseract';
+
+/**
+ * Tesseract's layout analysis misses lines that a text detector sees: white
+ * on a coloured button or sidebar, a light placeholder, a badge's digits.
+ * When a find comes up short, the detector's lines that the first read left
+ * uncovered, or read unsure, are read by the PaddleOCR recogniser, and its
+ * words replace whatever tesseract made of them. Done once per screen: the
+ * analysis is shared by every later find on it.
+ */
+/** A line is read well enough when sure words span this share of its width. */
+const COVERED = 0.5;
+/** Tesseract words below this confidence do not count as covering their line. */
+const SURE = 60;
+
+export async function readGaps(analysis: Analysis, screen: Screen, models: PaddleModels, deadline: number): Promise<void> {
+  if (analysis.gapsRead || Date.now() >= deadline) return;
+  const words = analysis.lines.flatMap((l) => l.words);
+  const gaps = (await models.detect(screen)).filter((line) => !covered(line, words));
+  if (Date.now() < deadline && gaps.length) {
+    const read = await models.recognise(screen, gaps, deadline);
+    // Read in part: nothing is replaced, and the next look reads the gaps again.
+    if (Date.now() >= deadline) return;
+    const kept = words.filter((w) => !gaps.some((line) => holds(line, w)));
+    analysis.lines = groupLines([...kept, ...read.flat()]);
+  }
+  analysis.gapsRead = true;
+}
+
+/** Every word of the screen from the detector and recogniser alone; past the deadline, the rest of the lines count as unread. */
+export async function readAllLines(screen: Screen, models: PaddleModels, deadline: number): Promise<{ words: OcrWord[]; unread: number }> {
+  const lines = await models.detect(screen);
+  const words = await models.recognise(screen, lines, deadline);
+  return { words: words.flat(), unread: Date.now() >= deadline ? 1 : 0 };
+}
+
+function covered(line: TextLine, words: OcrWord[]): boolean {
+  let span = 0;
+  for (const w of words) {
+    if (w.confidence < SURE || !holds(line, w)) continue;
+    span += Math.min(w.x + w.width, line.x + line.width) - Math.max(w.x, line.x);
+  }
+  // The detector's box is its text grown by about a third of its height each side.
+  return span >= (line.width - 0.62 * line.height) * COVERED;
+}
+
+function holds(line: TextLine, w: OcrWord): boolean {
+  const cx = w.x + w.width / 2, cy = w.y + w.height / 2;
+  return cx >= line.x && cx < line.x + line.width && cy >= line.y && cy < line.y + line.height;
+}

@@ -1,0 +1,83 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import sharp from 'sharp';
+import { PaddleModels } from '../../lib/locate/ocr/paddle';
+import { OcrEngine, ocrReaderFromEnv } from '../../lib/locate/ocr/engine';
+import { parseQuery } from '../../lib/locate/query';
+import type { EngineContext } from '../../lib/locate/engine';
+import type { Screen } from '../../lib/types/screen';
+
+/**
+ * The text detector and recogniser that read what tesseract misses, on a
+ * screen drawn with real fonts: white on a coloured button and a dark
+ * sidebar, a badge's digits, a light placeholder in a pill-shaped input.
+ */
+const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" font-family="DejaVu Sans, Liberation Sans, sans-serif">
+  <rect width="900" height="420" fill="#f4f5f7"/>
+  <rect width="200" height="420" fill="#172b4d"/>
+  <text x="28" y="70" font-size="14" fill="#c8d0dc">Dashboard</text>
+  <text x="28" y="120" font-size="14" fill="#c8d0dc">Tables</text>
+  <text x="28" y="170" font-size="14" fill="#c8d0dc">Billing</text>
+  <rect x="260" y="40" width="170" height="42" rx="8" fill="#5e72e4"/>
+  <text x="288" y="66" font-size="14" font-weight="bold" fill="#ffffff">Free Download</text>
+  <text x="470" y="66" font-size="15" fill="#32325d">Messages</text>
+  <rect x="548" y="50" width="26" height="20" rx="10" fill="#f5365c"/>
+  <text x="553" y="65" font-size="12" font-weight="bold" fill="#ffffff">12</text>
+  <text x="260" y="150" font-size="13" fill="#9a9a9a">Postal Code</text>
+  <rect x="260.5" y="162.5" width="260" height="36" rx="18" fill="#ffffff" stroke="#e3e3e3"/>
+  <text x="280" y="186" font-size="13" fill="#c8c8c8">ZIP Code</text>
+  <text x="260" y="260" font-size="16" fill="#32325d">Invoices for March</text>
+</svg>`;
+
+let screen: Screen;
+const models = new PaddleModels();
+
+before(async () => {
+  const { data, info } = await sharp(Buffer.from(SVG)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  screen = { width: info.width, height: info.height, data, format: 'rgba' };
+});
+
+const contextFor = (shown: Screen): EngineContext => ({ screen: shown, sandbox: null, deadline: Date.now() + 20_000, ai: {} });
+const inside = (box: { x: number; y: number; width: number; height: number }, x: number, y: number) =>
+  x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height;
+const centre = (box: { x: number; y: number; width: number; height: number }) => [box.x + box.width / 2, box.y + box.height / 2] as const;
+
+test('the detector finds every line and the recogniser reads each, light on dark and light on white alike', { timeout: 60_000 }, async () => {
+  const lines = await models.detect(screen);
+  const words = (await models.recognise(screen, lines)).flat();
+  const read = words.map((w) => w.text).join(' ');
+  for (const expected of ['Dashboard', 'Tables', 'Billing', 'Free', 'Download', 'Messages', '12', 'Postal', 'ZIP', 'Invoices', 'March']) {
+    assert.ok(words.some((w) => w.text === expected), `'${expected}' in: ${read}`);
+  }
+  const free = words.find((w) => w.text === 'Free')!;
+  assert.ok(inside({ x: 280, y: 48, width: 50, height: 26 }, ...centre(free)), `'Free' read at ${JSON.stringify(free)}`);
+  const twelve = words.find((w) => w.text === '12')!;
+  assert.ok(inside({ x: 548, y: 50, width: 26, height: 20 }, ...centre(twelve)), `'12' read at ${JSON.stringify(twelve)}`);
+  for (const w of words) assert.ok(w.confidence >= 0 && w.confidence <= 100);
+});
+
+test('the default OCR engine finds what only the detector saw, and still refuses what is not there', { timeout: 120_000 }, async () => {
+  const engine = new OcrEngine();
+  assert.equal(engine.readerChoice, 'tesseract+paddle');
+  try {
+    const locate = async (description: string) => (await engine.locate(contextFor(screen), parseQuery(description)))[0] ?? null;
+    const button = await locate("the 'Free Download' button");
+    assert.ok(button && inside({ x: 260, y: 40, width: 170, height: 42 }, ...centre(button.box)), JSON.stringify(button));
+    const field = await locate("the 'ZIP Code' input");
+    assert.ok(field && inside({ x: 260, y: 162, width: 261, height: 37 }, ...centre(field.box)), JSON.stringify(field));
+    const link = await locate('Tables sidebar link');
+    assert.ok(link && inside({ x: 20, y: 100, width: 80, height: 26 }, ...centre(link.box)), JSON.stringify(link));
+    const badge = await locate('the 12 badge');
+    assert.ok(badge && inside({ x: 544, y: 46, width: 34, height: 28 }, ...centre(badge.box)), JSON.stringify(badge));
+    assert.equal(await locate("the 'Free Upload' button"), null);
+    assert.equal(await locate("the 'Invoices for April' heading"), null);
+  } finally {
+    await engine.stop();
+  }
+});
+
+test('GLANCE_OCR_READER names the readers, and a wrong one is refused with the choices', () => {
+  assert.equal(ocrReaderFromEnv({}), 'tesseract+paddle');
+  assert.equal(ocrReaderFromEnv({ GLANCE_OCR_READER: 'paddle' }), 'paddle');
+  assert.throws(() => ocrReaderFromEnv({ GLANCE_OCR_READER: 'easyocr' }), /Invalid GLANCE_OCR_READER 'easyocr': use one of tesseract, tesseract\+paddle, paddle/);
+});
