@@ -7,6 +7,8 @@
 export type Role = 'button' | 'link' | 'field' | 'checkbox' | 'radio' | 'tab' | 'menuitem' | 'heading' | 'icon' | 'image' | 'dropdown' | 'cell' | 'text';
 export type RelationKind = 'right-of' | 'left-of' | 'below' | 'above' | 'near' | 'row';
 export type TypeHint = 'text' | 'image' | 'ui' | 'any';
+/** Where on the screen the description says the element stands: a bar along the top, a side bar, the bottom. */
+export type Place = 'top' | 'side' | 'bottom';
 
 export interface Query {
   description: string;
@@ -18,6 +20,8 @@ export interface Query {
   relation: { kind: RelationKind; anchor: string } | null;
   /** "in the 'City' column": the header of the column the element stands in. */
   column?: string;
+  /** "in the sidebar", "Docs navbar link": copies standing there come first. */
+  place?: Place;
   hint: TypeHint;
   /** Words the description used beyond text and role (colours, shapes): things only a vision model sees. */
   visualWords: string[];
@@ -97,8 +101,9 @@ export function parseQuery(description: string): Query {
     column = columnMatch[2] ?? columnMatch[4];
     body = `${body.slice(0, columnMatch.index)} ${body.slice(columnMatch.index + columnMatch[0].length)}`.replace(/\s+/g, ' ').trim();
   }
-  const place = PLACE_AFTER.exec(outsideQuotes(body));
-  if (place) body = body.slice(0, place.index);
+  const place = placeNamed(outsideQuotes(body));
+  const placeAfter = PLACE_AFTER.exec(outsideQuotes(body));
+  if (placeAfter) body = body.slice(0, placeAfter.index);
   const quoted = [...body.matchAll(QUOTED)].map((m) => ({ text: m[1] ?? m[2] ?? m[3] ?? m[4], index: m.index! }));
   let lower = body.toLowerCase();
 
@@ -155,7 +160,7 @@ export function parseQuery(description: string): Query {
   }
   if (hint === 'image' && role === null) role = 'image';
   if (column && role === null) role = 'cell';
-  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}) };
+  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(place ? { place } : {}) };
 }
 
 /** The query read with its whole text: an ordinal word inside that text is no longer an ordinal, nor a colour word a colour. */
@@ -205,6 +210,17 @@ function lastRoleWord(lower: string): RoleWord | null {
 const PLACE_BEFORE = /\b(?:in|on|at|of|from|inside|within|into) (?:the|a) $/;
 /** A place the description ends with: where to look, not words of the target ("Sign in button in the header"). */
 const PLACE_AFTER = /\s+(?:in|on|at|inside|within) (?:the|a) (?:[\p{L}-]+ )?(?:header|sidebar|side bar|navbar|nav bar|navigation|toolbar|tool bar|top bar|menu bar|footer|page|dialog|window|table|form|panel|modal|card|list|grid)$/iu;
+
+const PLACES: [RegExp, Place][] = [
+  [/\b(?:side ?bar|side ?nav|side menu)\b/i, 'side'],
+  [/\b(?:top ?bar|top-bar|nav ?bar|app ?bar|tool ?bar|menu ?bar)\b|\b(?:in|on|at) the (?:page )?header\b/i, 'top'],
+  [/\b(?:in|on|at) the (?:page )?footer\b|\bfooter link\b/i, 'bottom'],
+];
+
+/** The place named outside the quotes, if any. */
+function placeNamed(unquoted: string): Place | undefined {
+  return PLACES.find(([pattern]) => pattern.test(unquoted))?.[1];
+}
 
 /** The text with each quoted part masked, at the same length so that indexes still match; the mask is neither a word nor a space. */
 function outsideQuotes(text: string): string {

@@ -1,6 +1,6 @@
 import type { Candidate } from '../types/locate';
 import { Box, bottom, centerX, centerY, distance, horizontalOverlap, right, verticalOverlap } from './geometry';
-import type { RelationKind } from './query';
+import type { Place, RelationKind } from './query';
 
 /** Whether a box stands in a relation to an anchor ("right of", "below", "in the row of" …), as a person reads a screen. */
 export function holdsRelation(b: Box, anchor: Box, kind: RelationKind): boolean {
@@ -21,4 +21,22 @@ export function relate(candidates: Candidate[], anchor: Box, kind: RelationKind)
 
 export function sameBox(a: Box, b: Box): boolean {
   return Math.abs(a.x - b.x) < 3 && Math.abs(a.y - b.y) < 3 && Math.abs(a.width - b.width) < 3;
+}
+
+/**
+ * Whether a box stands where the description says: "in the sidebar", the
+ * outer quarters across, below the top bar's row; "in the top bar", the top
+ * 15%; "in the footer", the bottom 15%.
+ */
+export function standsIn(box: Box, place: Place, screen: { width: number; height: number }): boolean {
+  if (place === 'side') return (centerX(box) < screen.width * 0.25 || centerX(box) > screen.width * 0.75) && centerY(box) > screen.height * 0.08;
+  if (place === 'top') return centerY(box) < screen.height * 0.15;
+  return centerY(box) > screen.height * 0.85;
+}
+
+/** The items standing in the place, or all of them when none does: a place ranks, it never hides. */
+export function inPlace<T extends { box: Box }>(items: T[], place: Place | undefined, screen: { width: number; height: number }): T[] {
+  if (!place) return items;
+  const there = items.filter(({ box }) => standsIn(box, place, screen));
+  return there.length ? there : items;
 }

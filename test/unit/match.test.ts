@@ -10,6 +10,7 @@ test('similarity tolerates case, edge punctuation and OCR confusions', () => {
   assert.equal(similarity('Sign up', 'sign up'), 1);
   assert.equal(similarity('Delete.', 'Delete'), 1);
   assert.ok(similarity('Chum rate', 'Churn rate') >= threshold('Churn rate'));
+  assert.ok(similarity('14109120', '14/09/20') >= threshold('14/09/20'), 'a slash read as 1');
   assert.ok(similarity('Sett1ngs', 'Settings') >= threshold('Settings'));
   assert.ok(similarity('Submit', 'Sign up') < threshold('Sign up'));
   assert.ok(similarity('Last name', 'First name') < threshold('First name'));

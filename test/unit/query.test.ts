@@ -42,6 +42,8 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   assert.deepEqual([parse('Utilities link in the sidebar').text, parse('Utilities link in the sidebar').role], ['Utilities', 'link']);
   assert.deepEqual([parse('Utilities sidebar link').text, parse('Table List sidebar link').text, parse('Docs navbar link').text], ['Utilities', 'Table List', 'Docs']);
   assert.deepEqual([parse('Sidebar link').text, parse('Navigation menu item').text], ['Sidebar', 'Navigation']);
+  assert.deepEqual([parseQuery("the 'Pages' link in the top bar").place, parseQuery('Utilities sidebar link').place, parseQuery("'Docs' in the navbar").place], ['top', 'side', 'top']);
+  assert.deepEqual([parseQuery("the 'Name' column header").place, parseQuery("'Sidebar' link").place, parseQuery('About footer link').place], [undefined, undefined, 'bottom']);
   assert.deepEqual([parse('the 12 badge').text, parse('Pending badge').text, parse("the second 'Online' badge").text], ['12', 'Pending', 'Online']);
   assert.equal(parse("'Pompeius René' in the table").text, 'Pompeius René');
   assert.deepEqual([parse('links').text, parse('links').role], ['links', null]);

@@ -57,3 +57,16 @@ test('past the last copy the tree holds, there is nothing, and the engine says s
   // A text the tree does not have at all is for the next engine to look for.
   assert.deepEqual(find(nodes, "the third 'Charts'"), []);
 });
+
+test('a place in the description ranks the copies standing there first, and counts ordinals among them', () => {
+  const screen = { width: 1366, height: 768 };
+  const top = node('link', 'Pages', [314, 18, 38, 16]);
+  const side = [node('link', 'Pages', [40, 400, 120, 30]), node('link', 'Pages', [40, 450, 120, 30])];
+  const nodes = [top, ...side];
+  const matcher = new TreeMatcher(nodes, screen);
+  assert.deepEqual(matcher.locate(parseQuery("the 'Pages' link in the top bar"))[0].box, top.box);
+  assert.deepEqual(matcher.locate(parseQuery("the second 'Pages' link in the sidebar"))[0].box, side[1].box);
+  assert.deepEqual(matcher.locate(parseQuery("the second 'Pages' link"))[0].box, side[0].box);
+  // Nothing where it says: the place ranks, it never hides.
+  assert.deepEqual(matcher.locate(parseQuery("the 'Pages' link in the footer"))[0].box, top.box);
+});

@@ -29,7 +29,7 @@ export class A11yEngine implements LocateEngine {
     if (context.crop) return [];
     const nodes = await this.visible(context);
     if (!nodes.length) return [];
-    return new TreeMatcher(nodes).locate(query, options.all);
+    return new TreeMatcher(nodes, context.crop ? undefined : context.screen).locate(query, options.all);
   }
 
   /** A second look: the element is still in the tree, with the same name, where it was. */

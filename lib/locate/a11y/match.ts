@@ -3,7 +3,7 @@ import type { Candidate } from '../../types/locate';
 import { distance, horizontalOverlap, readingOrder } from '../geometry';
 import { NotThere } from '../engine';
 import { Query, withWholeText } from '../query';
-import { holdsRelation, sameBox } from '../relations';
+import { holdsRelation, inPlace, sameBox } from '../relations';
 import { normalise, similarity, threshold } from '../text-match';
 import { fitsRole, isControl, isField, isTextRole, looksLikeWidgetId, selectorRole } from './roles';
 
@@ -66,7 +66,8 @@ export function matchText(nodes: A11yNode[], wanted: string, byPath: Map<string,
 export class TreeMatcher {
   private readonly byPath: Map<string, A11yNode>;
 
-  constructor(private readonly nodes: A11yNode[]) {
+  /** `screen`: the size of the screen the boxes are on, for descriptions that name a place ("in the sidebar"). */
+  constructor(private readonly nodes: A11yNode[], private readonly screen?: { width: number; height: number }) {
     this.byPath = new Map(nodes.map((n) => [n.path, n]));
   }
 
@@ -86,6 +87,7 @@ export class TreeMatcher {
         .filter((m) => !sameBox(m.node.box, anchor.box) && this.related(m.node, anchor, query.relation!.kind))
         .sort((a, b) => distance(a.node.box, anchor.box) - distance(b.node.box, anchor.box));
     }
+    if (this.screen) matches = inPlace(matches.map((m) => ({ ...m, box: m.node.box })), query.place, this.screen);
     const best = Math.max(0, ...matches.map((m) => m.score));
     const peers = readingOrder(matches.filter((m) => m.score >= best - PEER_MARGIN).map((m) => ({ ...m, box: m.node.box })));
     if (all) return peers.map((m) => this.candidate(m));

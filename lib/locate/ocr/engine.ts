@@ -4,7 +4,7 @@ import { Query, withWholeText } from '../query';
 import { analyse, Analysis, findText, groupLines, phrases, rereadLine, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, toggleNear } from './controls';
 import { similarity, threshold } from '../text-match';
-import { relate } from '../relations';
+import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
 import { cropScreen } from '../../image/crop';
 import { OcrReader } from './tesseract';
@@ -83,8 +83,9 @@ export class OcrEngine implements LocateEngine {
   async locate(context: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
     const analysis = await this.analyse(context);
     const found = await this.locateIn(analysis, context, asked, options);
-    // Nothing found, or copies to count: a line tesseract missed may hold it, or a copy before it.
-    const short = !found.length || options.all || asked.ordinal !== null;
+    // Nothing found, none where the description says, or copies to count: a line tesseract missed may hold it.
+    const misplaced = !!asked.place && !context.crop && !found.some((c) => standsIn(c.box, asked.place!, context.screen));
+    const short = !found.length || misplaced || options.all || asked.ordinal !== null;
     if (!short || this.readerChoice !== 'tesseract+paddle' || analysis.gapsRead) return found;
     await readGaps(analysis, context.screen, this.models, context.deadline);
     return this.locateIn(analysis, context, asked, options);
@@ -118,6 +119,8 @@ export class OcrEngine implements LocateEngine {
       candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
     }
     if (header) candidates = candidates.filter((c) => underColumn(c.box, header.box));
+    // A zoomed crop is not the screen: its top is not the top bar.
+    if (!context.crop) candidates = inPlace(candidates, query.place, context.screen);
     if (anchor && query.relation) candidates = relate(candidates, anchor.box, query.relation.kind);
     else if (header && query.text === null) candidates = relate(candidates, header.box, 'below');
 
@@ -201,7 +204,9 @@ export class OcrEngine implements LocateEngine {
       case 'dropdown': {
         if (inputLike(face)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
         const field = fieldNear(grey, match.box);
-        return field ? this.candidate(field, match, `the input labelled '${match.text}'`, 1) : null;
+        if (field) return this.candidate(field, match, `the input labelled '${match.text}'`, 1);
+        // A borderless input (a search bar in a navbar) shows nothing but its placeholder: clicking that text focuses it.
+        return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no input border seen around or beside it)`, 0.75);
       }
       case 'checkbox':
       case 'radio': {

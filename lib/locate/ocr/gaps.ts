@@ -37,14 +37,20 @@ export async function readAllLines(screen: Screen, models: PaddleModels, deadlin
   return { words: words.flat(), unread: Date.now() >= deadline ? 1 : 0 };
 }
 
+/** Sure words span most of the line and reach both its ends: 'PROFILE' alone does not cover 'USER PROFILE'. */
 function covered(line: TextLine, words: OcrWord[]): boolean {
-  let span = 0;
+  // The detector's box is its text grown by about a third of its height each side.
+  const margin = 0.31 * line.height;
+  const [left, right] = [line.x + margin, line.x + line.width - margin];
+  let span = 0, first = Infinity, last = -Infinity;
   for (const w of words) {
     if (w.confidence < SURE || !holds(line, w)) continue;
-    span += Math.min(w.x + w.width, line.x + line.width) - Math.max(w.x, line.x);
+    span += Math.min(w.x + w.width, right) - Math.max(w.x, left);
+    first = Math.min(first, w.x);
+    last = Math.max(last, w.x + w.width);
   }
-  // The detector's box is its text grown by about a third of its height each side.
-  return span >= (line.width - 0.62 * line.height) * COVERED;
+  const reach = line.height * 0.7;
+  return span >= (right - left) * COVERED && first <= left + reach && last >= right - reach;
 }
 
 function holds(line: TextLine, w: OcrWord): boolean {

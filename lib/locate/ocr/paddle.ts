@@ -41,6 +41,10 @@ const REC_BATCH_COLUMNS = 4800;
 const DET_MAX_PIXELS = 1920 * 1088;
 /** Wider lines are read in one piece up to this many pixels (at 48 high). */
 const REC_MAX_WIDTH = 1600;
+/** Characters this many times further apart than the line's usual step may be two words. */
+const WORD_STEP = 1.4;
+/** A word of one or two characters read less surely than this is an icon read as letters. */
+const ICON_READ = 75;
 const DET_MEAN = [0.485, 0.456, 0.406];
 const DET_STD = [0.229, 0.224, 0.225];
 
@@ -246,25 +250,32 @@ function decode(data: Float32Array, steps: number, classes: number, allowed: Uin
 }
 
 /**
- * Characters into words. The recogniser often leaves out spaces, so words are
- * cut where the line's pixels show a gap as wide as a space; each word's box
- * is its ink. A space the recogniser did read also ends a word.
+ * Characters into words. The recogniser often leaves out spaces, so a word
+ * also ends where the line's pixels show a gap as wide as a space and the
+ * recogniser's characters stand further apart than usual there (letter-spaced
+ * capitals have wide gaps everywhere). Each word's box is its ink.
  */
 function toWords(screen: Screen, chars: { char: string; p: number; x: number }[], line: TextLine): OcrWord[] {
   const ink = inkOf(screen, line);
   const [y0, y1] = inkRows(screen, line, ink);
   const runs = inkRuns(screen, line, ink, [y0, y1]);
   if (!runs.length) return [];
+  const visible = chars.filter((c) => c.char !== ' ');
+  const steps = visible.slice(1).map((c, i) => c.x - visible[i].x).sort((a, b) => a - b);
+  const usualStep = steps[Math.floor(steps.length / 2)] ?? Infinity;
   const words: { chars: typeof chars; x0: number; x1: number }[] = [];
   let current: (typeof words)[number] | null = null;
   let run = -1;
+  let previous: (typeof chars)[number] | null = null;
   for (const c of chars) {
     if (c.char === ' ') {
       current = null;
       continue;
     }
     const at = nearestRun(runs, c.x);
-    if (!current || at !== run) {
+    const apart = !!previous && c.x - previous.x >= usualStep * WORD_STEP;
+    previous = c;
+    if (!current || (at !== run && apart)) {
       current = { chars: [], x0: runs[at].x0, x1: runs[at].x1 };
       words.push(current);
     }
@@ -285,7 +296,7 @@ function toWords(screen: Screen, chars: { char: string; p: number; x: number }[]
     text: w.chars.map((c) => c.char).join(''),
     confidence: Math.round((100 * w.chars.reduce((sum, c) => sum + c.p, 0)) / w.chars.length),
     x: w.x0, y: y0, width: Math.max(1, w.x1 - w.x0), height: Math.max(1, y1 - y0),
-  }));
+  })).filter((w) => w.text.length > 2 || w.confidence >= ICON_READ);
 }
 
 /** The line's background grey (the commonest along its edge) and how far from it a pixel must be to be ink. */
