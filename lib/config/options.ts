@@ -3,7 +3,7 @@ import {
   Shape,
 } from './validate';
 import { InvalidOptionError } from './errors';
-import { LocatorChoice, LOCATORS, PLANNED_ENGINES } from './locators';
+import { LocatorChoice, LOCATORS, ocrReaderFromEnv, PLANNED_ENGINES } from './locators';
 import { resolveVisionModel, VisionModelSettings } from './vision';
 
 export type Os = 'linux' | 'windows';
@@ -298,6 +298,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
   // Settings from the environment are checked as strictly as options, and named by their variable.
   const envLocator = process.env.GLANCE_LOCATOR || undefined;
   if (o.locator === undefined && envLocator !== undefined) isLocator('GLANCE_LOCATOR', envLocator);
+  ocrReaderFromEnv();
   const envApiRoot = process.env.GLANCE_API_ROOT || undefined;
   if (o.apiRoot === undefined && envApiRoot !== undefined) isApiRoot('GLANCE_API_ROOT', envApiRoot);
   const vision = resolveVisionModel(process.env);

@@ -129,3 +129,15 @@ test('the vision model is read from GLANCE_AI_* in the constructor, and bad valu
     for (const name of names) delete process.env[name];
   }
 });
+
+test('GLANCE_OCR_READER is checked in the constructor, by name', () => {
+  const state = testState();
+  process.env.GLANCE_OCR_READER = 'easyocr';
+  try {
+    assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir, logging: false }), (e: Error) => e instanceof InvalidOptionError && /GLANCE_OCR_READER 'easyocr'.*tesseract\+paddle, tesseract\+detector, tesseract, paddle/.test(e.message));
+    process.env.GLANCE_OCR_READER = 'tesseract';
+    assert.doesNotThrow(() => new Client(state.apiKey, { stateDir: state.stateDir, logging: false }));
+  } finally {
+    delete process.env.GLANCE_OCR_READER;
+  }
+});

@@ -4,6 +4,7 @@ import { Figure, figure } from '../../stats';
 import { scoreCases, stopFixtureLocator } from '../accuracy';
 import type { Category as FixtureCategory } from '../cases';
 import { BoundedRunner } from './bounded-runner';
+import { ocrReaderFromEnv } from '../../../lib/config/locators';
 import type { LocateAnswer, LocateJob } from './locate-worker';
 import { CATEGORIES, groupBy, judge, Outcome, PARTS, summarise, Summary, Tally, tally } from './score';
 import { driftFromManifest, loadSet, MANIFEST, manifestOf, RealSet, screenPath } from './set';
@@ -123,7 +124,10 @@ function flag(name: string): string | boolean {
 export async function locateRealBench(): Promise<Figure[]> {
   const set = await loadSet({ rebuild: !!flag('rebuild'), log: (line) => console.log(line) });
   const manifest = manifestOf(set);
-  console.log(`\nreal-UI set: ${manifest.totals.sources} sources, ${manifest.totals.screens} screens, ${manifest.totals.cases} cases ${JSON.stringify(manifest.totals.byCategory)} ${JSON.stringify(manifest.totals.byPart)}`);
+  // The locate children read GLANCE_OCR_READER as any Glance process does: a side-by-side is one run per reader.
+  const reader = ocrReaderFromEnv();
+  console.log(`\nOCR reader: ${reader} (GLANCE_OCR_READER)`);
+  console.log(`real-UI set: ${manifest.totals.sources} sources, ${manifest.totals.screens} screens, ${manifest.totals.cases} cases ${JSON.stringify(manifest.totals.byCategory)} ${JSON.stringify(manifest.totals.byPart)}`);
   if (flag('write-manifest')) fs.writeFileSync(MANIFEST, JSON.stringify(manifest, null, 1) + '\n');
   const drift = driftFromManifest(set);
   if (drift.length) console.log(`  ${drift.length} screens differ from ${path.relative(process.cwd(), MANIFEST)}: ${drift.slice(0, 5).join('; ')}${drift.length > 5 ? ' …' : ''}`);
@@ -142,7 +146,7 @@ export async function locateRealBench(): Promise<Figure[]> {
     printReport(summary, fixtures, outcomes);
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(RESULTS, JSON.stringify({
-      measuredAt: new Date().toISOString(), set: manifest.totals, signature: set.signature, drift: drift.length, restarts: runner.restarts,
+      measuredAt: new Date().toISOString(), reader, set: manifest.totals, signature: set.signature, drift: drift.length, restarts: runner.restarts,
       summary, fixtures, figures,
       misses: outcomes.filter((o) => !o.ok).map((o) => ({ id: o.case.id, part: o.case.part, category: o.case.category, kind: o.case.kind, description: o.case.description, expected: o.case.boxes, got: o.got })),
     }, null, 1));

@@ -117,9 +117,20 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
   return kept;
 }
 
-/** Two neighbouring words belong to one phrase when the gap between them is under 1.5 heights. */
+/**
+ * Two neighbouring words belong to one phrase when the gap between them is
+ * under 1.5 heights. An icon read as a letter or two, unsurely ('BB' beside
+ * 'Layouts'), joins nothing.
+ */
 function joined(left: OcrWord | undefined, next: OcrWord | undefined): boolean {
-  return !!left && !!next && next.x - right(left) <= Math.max(left.height, next.height) * 1.5;
+  return !!left && !!next && !iconRead(left) && !iconRead(next) && next.x - right(left) <= Math.max(left.height, next.height) * 1.5;
+}
+
+/** A word of one or two characters read less surely than this is likely an icon read as letters. */
+const ICON_READ = 75;
+
+export function iconRead(word: OcrWord): boolean {
+  return word.text.length <= 2 && word.confidence < ICON_READ;
 }
 
 function overlaps(a: Box, b: Box): boolean {

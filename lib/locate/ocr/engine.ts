@@ -7,9 +7,10 @@ import { similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
 import { cropScreen } from '../../image/crop';
-import { OcrReader } from './tesseract';
+import { OcrReader, OcrWord } from './tesseract';
 import { PaddleModels } from './paddle';
-import { readAllLines, readGaps } from './gaps';
+import { OcrReaderChoice, ocrReaderFromEnv } from '../../config/locators';
+import { LineReader, readAllLines, readGaps } from './gaps';
 
 /**
  * The offline engine: reads the screen's text and turns a description into
@@ -26,22 +27,6 @@ const PEER_MARGIN = 0.2;
 
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
-
-/**
- * Which reader reads the screen: tesseract alone; tesseract, with a text
- * detector's missed lines read by PaddleOCR when a find comes up short (the
- * default); or PaddleOCR alone.
- */
-export const OCR_READERS = ['tesseract', 'tesseract+paddle', 'paddle'] as const;
-export type OcrReaderChoice = (typeof OCR_READERS)[number];
-
-/** The reader named by GLANCE_OCR_READER, checked. */
-export function ocrReaderFromEnv(env: NodeJS.ProcessEnv = process.env): OcrReaderChoice {
-  const value = env.GLANCE_OCR_READER?.trim();
-  if (!value) return 'tesseract+paddle';
-  if ((OCR_READERS as readonly string[]).includes(value)) return value as OcrReaderChoice;
-  throw new Error(`Invalid GLANCE_OCR_READER '${value}': use one of ${OCR_READERS.join(', ')}, or leave it unset for tesseract+paddle.`);
-}
 
 export class OcrEngine implements LocateEngine {
   readonly name = 'ocr';
@@ -72,6 +57,7 @@ export class OcrEngine implements LocateEngine {
   /** Forgets every text band read so far (benchmarks use it to measure a screen never seen). */
   forget(): void {
     this.ocr?.forget();
+    this.paddle?.forget();
   }
 
   /** The screen read until the find's deadline: a screen full of text is read in part, and read on at the next look. */
@@ -86,14 +72,27 @@ export class OcrEngine implements LocateEngine {
     // Nothing found, none where the description says, or copies to count: a line tesseract missed may hold it.
     const misplaced = !!asked.place && !context.crop && !found.some((c) => standsIn(c.box, asked.place!, context.screen));
     const short = !found.length || misplaced || options.all || asked.ordinal !== null;
-    if (!short || this.readerChoice !== 'tesseract+paddle' || analysis.gapsRead) return found;
-    await readGaps(analysis, context.screen, this.models, context.deadline);
+    const readLines = this.gapReader(analysis);
+    if (!short || !readLines || analysis.gapsRead) return found;
+    await readGaps(analysis, context.screen, this.models, readLines, context.deadline);
     return this.locateIn(analysis, context, asked, options);
+  }
+
+  /** How the detector's missed lines are read: by PaddleOCR's recogniser, or by tesseract one line at a time. */
+  private gapReader(analysis: Analysis): LineReader | null {
+    if (this.readerChoice === 'tesseract+paddle') return (screen, lines, deadline) => this.models.recognise(screen, lines, deadline);
+    if (this.readerChoice !== 'tesseract+detector') return null;
+    return async (_, lines, deadline) => {
+      const read: OcrWord[][] = [];
+      for (const line of lines) read.push(Date.now() < deadline ? await rereadLine(analysis.prepared, line, this.reader) : []);
+      return read;
+    };
   }
 
   private async locateIn(analysis: Analysis, context: EngineContext, asked: Query, options: { all?: boolean }): Promise<Candidate[]> {
     // "First name field", "ORANGE 5 button": if the whole text is on the screen, its ordinal or colour word belongs to it.
     const query = asked.wholeText && findText(analysis.lines, asked.wholeText).length ? withWholeText(asked) : asked;
+    if (query.text === null && !query.relation && !query.column) return [];
     const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor, context.deadline) : null;
     if (query.relation && !anchor) return [];
     const header = query.column ? await this.bestMatch(analysis, query.column, context.deadline) : null;
@@ -198,7 +197,8 @@ export class OcrEngine implements LocateEngine {
     const { grey } = analysis;
     const found = enclosure(grey, match.box);
     // An enclosure with other words in it is a container (a menu, a card), not this text's control.
-    const face = found && !holdsOtherWords(analysis, found, match.box) ? found : null;
+    // A face is centred on its label; an area the text merely sits in (the bottom of a card) is not its control.
+    const face = found && !holdsOtherWords(analysis, found, match.box) && Math.abs(centerY(found) - centerY(match.box)) <= found.height * 0.25 ? found : null;
     switch (query.role) {
       case 'field':
       case 'dropdown': {

@@ -7,21 +7,25 @@ import type { OcrWord } from './tesseract';
  * Tesseract's layout analysis misses lines that a text detector sees: white
  * on a coloured button or sidebar, a light placeholder, a badge's digits.
  * When a find comes up short, the detector's lines that the first read left
- * uncovered, or read unsure, are read by the PaddleOCR recogniser, and its
- * words replace whatever tesseract made of them. Done once per screen: the
- * analysis is shared by every later find on it.
+ * uncovered, or read unsure, are read again (by the PaddleOCR recogniser, or
+ * by tesseract line by line), and those words replace whatever tesseract made
+ * of them. Done once per screen: the analysis is shared by every later find
+ * on it.
  */
 /** A line is read well enough when sure words span this share of its width. */
 const COVERED = 0.5;
 /** Tesseract words below this confidence do not count as covering their line. */
 const SURE = 60;
 
-export async function readGaps(analysis: Analysis, screen: Screen, models: PaddleModels, deadline: number): Promise<void> {
+/** Reads lines of a screen into words, in screen pixels; lines left at the deadline come back empty. */
+export type LineReader = (screen: Screen, lines: TextLine[], deadline: number) => Promise<OcrWord[][]>;
+
+export async function readGaps(analysis: Analysis, screen: Screen, models: PaddleModels, readLines: LineReader, deadline: number): Promise<void> {
   if (analysis.gapsRead || Date.now() >= deadline) return;
   const words = analysis.lines.flatMap((l) => l.words);
   const gaps = (await models.detect(screen)).filter((line) => !covered(line, words));
   if (Date.now() < deadline && gaps.length) {
-    const read = await models.recognise(screen, gaps, deadline);
+    const read = await readLines(screen, gaps, deadline);
     // Read in part: nothing is replaced, and the next look reads the gaps again.
     if (Date.now() >= deadline) return;
     const kept = words.filter((w) => !gaps.some((line) => holds(line, w)));

@@ -1,8 +1,10 @@
 import fs from 'fs';
+import { createHash } from 'crypto';
 import path from 'path';
 import os from 'os';
 import type { Screen } from '../../types/screen';
 import type { OcrWord } from './tesseract';
+import { toWords } from './line-words';
 
 /**
  * PaddleOCR's PP-OCRv4 text detector and recogniser, run on the CPU through
@@ -39,12 +41,10 @@ const REC_BATCH = 16;
 const REC_BATCH_COLUMNS = 4800;
 /** Larger screens (4K) are detected on a smaller copy: the detector's time and memory grow with pixels. */
 const DET_MAX_PIXELS = 1920 * 1088;
+/** Lines whose words are remembered by their pixels, so that a line seen before is not read again. */
+const MEMO_LIMIT = 4000;
 /** Wider lines are read in one piece up to this many pixels (at 48 high). */
 const REC_MAX_WIDTH = 1600;
-/** Characters this many times further apart than the line's usual step may be two words. */
-const WORD_STEP = 1.4;
-/** A word of one or two characters read less surely than this is an icon read as letters. */
-const ICON_READ = 75;
 const DET_MEAN = [0.485, 0.456, 0.406];
 const DET_STD = [0.229, 0.224, 0.225];
 
@@ -61,6 +61,7 @@ function modelsFolder(): string {
 }
 
 export class PaddleModels {
+  private readonly memo = new Map<string, OcrWord[]>();
   private loading: Promise<{ ort: Ort; det: Session; rec: Session; alphabet: string[]; allowed: Uint8Array }> | null = null;
 
   private load() {
@@ -130,20 +131,22 @@ export class PaddleModels {
    */
   async recognise(screen: Screen, lines: TextLine[], deadline = Infinity): Promise<OcrWord[][]> {
     const { ort, rec, alphabet, allowed } = await this.load();
-    const crops = lines.map((line) => lineCrop(screen, line));
-    const order = crops.map((_, i) => i).sort((a, b) => crops[a].width - crops[b].width);
-    const out: OcrWord[][] = lines.map(() => []);
+    const keys = lines.map((line) => lineKey(screen, line));
+    const out: OcrWord[][] = lines.map((line, i) => this.remembered(keys[i], line) ?? []);
+    const fresh = lines.map((_, i) => i).filter((i) => !this.memo.has(keys[i]));
+    const crops = new Map(fresh.map((i) => [i, lineCrop(screen, lines[i])]));
+    const order = fresh.sort((a, b) => crops.get(a)!.width - crops.get(b)!.width);
     for (let start = 0; start < order.length && Date.now() < deadline;) {
       // Sorted by width, so the last line of a batch is its widest.
       let end = start + 1;
-      while (end < order.length && end - start < REC_BATCH && (end - start + 1) * crops[order[end]].width <= REC_BATCH_COLUMNS) end++;
+      while (end < order.length && end - start < REC_BATCH && (end - start + 1) * crops.get(order[end])!.width <= REC_BATCH_COLUMNS) end++;
       const batch = order.slice(start, end);
       start = end;
-      const W = Math.max(...batch.map((i) => crops[i].width));
+      const W = Math.max(...batch.map((i) => crops.get(i)!.width));
       const input = new Float32Array(batch.length * 3 * REC_HEIGHT * W);
       // Each line starts at the left; the rest of the row stays 0, the padding PaddleOCR uses.
       batch.forEach((index, n) => {
-        const crop = crops[index];
+        const crop = crops.get(index)!;
         for (let row = 0; row < 3 * REC_HEIGHT; row++) {
           input.set(crop.planes.subarray(row * crop.width, (row + 1) * crop.width), (n * 3 * REC_HEIGHT + row) * W);
         }
@@ -154,14 +157,33 @@ export class PaddleModels {
       const data = probs.data as Float32Array;
       batch.forEach((index, n) => {
         const chars = decode(data.subarray(n * steps * classes, (n + 1) * steps * classes), steps, classes, allowed);
-        const crop = crops[index];
+        const crop = crops.get(index)!;
         // One step of the output covers W / steps pixels of the 48-high line.
         const stepPx = W / steps / crop.scale;
         // A character's peak comes about half a step after its middle.
         out[index] = toWords(screen, chars.map((c) => ({ char: alphabet[c.cls], p: c.p, x: crop.x + (c.t + 0.5) * stepPx })), lines[index]);
+        this.remember(keys[index], lines[index], out[index]);
       });
     }
     return out;
+  }
+
+  /** Forgets every line read so far (benchmarks use it to measure a screen never seen). */
+  forget(): void {
+    this.memo.clear();
+  }
+
+  private remembered(key: string, line: TextLine): OcrWord[] | null {
+    const words = this.memo.get(key);
+    if (!words) return null;
+    this.memo.delete(key); // re-insert: the memo's order is its recency
+    this.memo.set(key, words);
+    return words.map((w) => ({ ...w, x: w.x + line.x, y: w.y + line.y }));
+  }
+
+  private remember(key: string, line: TextLine, words: OcrWord[]): void {
+    this.memo.set(key, words.map((w) => ({ ...w, x: w.x - line.x, y: w.y - line.y })));
+    while (this.memo.size > MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
   }
 }
 
@@ -235,6 +257,15 @@ function lineCrop(screen: Screen, line: TextLine): Crop {
   return { x: line.x, scale: 1 / xScale, width, planes };
 }
 
+/** The line's pixels, wherever it stands: the same line elsewhere reads the same. */
+function lineKey(screen: Screen, line: TextLine): string {
+  const hash = createHash('sha1');
+  const x0 = Math.max(0, Math.floor(line.x)), x1 = Math.min(screen.width, Math.ceil(line.x + line.width));
+  const y0 = Math.max(0, Math.floor(line.y)), y1 = Math.min(screen.height, Math.ceil(line.y + line.height));
+  for (let y = y0; y < y1; y++) hash.update(screen.data.subarray((y * screen.width + x0) * 4, (y * screen.width + x1) * 4));
+  return hash.update(`${screen.format} ${x1 - x0}x${y1 - y0} ${(line.x - x0).toFixed(2)},${(line.y - y0).toFixed(2)}`).digest('base64');
+}
+
 /** Greedy CTC: the best allowed class per step, repeats merged, blanks dropped. */
 function decode(data: Float32Array, steps: number, classes: number, allowed: Uint8Array): { cls: number; p: number; t: number }[] {
   const out: { cls: number; p: number; t: number }[] = [];
@@ -247,131 +278,6 @@ function decode(data: Float32Array, steps: number, classes: number, allowed: Uin
     previous = best;
   }
   return out;
-}
-
-/**
- * Characters into words. The recogniser often leaves out spaces, so a word
- * also ends where the line's pixels show a gap as wide as a space and the
- * recogniser's characters stand further apart than usual there (letter-spaced
- * capitals have wide gaps everywhere). Each word's box is its ink.
- */
-function toWords(screen: Screen, chars: { char: string; p: number; x: number }[], line: TextLine): OcrWord[] {
-  const ink = inkOf(screen, line);
-  const [y0, y1] = inkRows(screen, line, ink);
-  const runs = inkRuns(screen, line, ink, [y0, y1]);
-  if (!runs.length) return [];
-  const visible = chars.filter((c) => c.char !== ' ');
-  const steps = visible.slice(1).map((c, i) => c.x - visible[i].x).sort((a, b) => a - b);
-  const usualStep = steps[Math.floor(steps.length / 2)] ?? Infinity;
-  const words: { chars: typeof chars; x0: number; x1: number }[] = [];
-  let current: (typeof words)[number] | null = null;
-  let run = -1;
-  let previous: (typeof chars)[number] | null = null;
-  for (const c of chars) {
-    if (c.char === ' ') {
-      current = null;
-      continue;
-    }
-    const at = nearestRun(runs, c.x);
-    const apart = !!previous && c.x - previous.x >= usualStep * WORD_STEP;
-    previous = c;
-    if (!current || (at !== run && apart)) {
-      current = { chars: [], x0: runs[at].x0, x1: runs[at].x1 };
-      words.push(current);
-    }
-    current.chars.push(c);
-    current.x0 = Math.min(current.x0, runs[at].x0);
-    current.x1 = Math.max(current.x1, runs[at].x1);
-    run = at;
-  }
-  // Two words the recogniser split inside one run of ink share it: cut it at their boundary.
-  for (let i = 1; i < words.length; i++) {
-    if (words[i].x0 < words[i - 1].x1) {
-      const cut = (words[i - 1].chars[words[i - 1].chars.length - 1].x + words[i].chars[0].x) / 2;
-      words[i - 1].x1 = Math.min(words[i - 1].x1, cut);
-      words[i].x0 = Math.max(words[i].x0, cut);
-    }
-  }
-  return words.map((w) => ({
-    text: w.chars.map((c) => c.char).join(''),
-    confidence: Math.round((100 * w.chars.reduce((sum, c) => sum + c.p, 0)) / w.chars.length),
-    x: w.x0, y: y0, width: Math.max(1, w.x1 - w.x0), height: Math.max(1, y1 - y0),
-  })).filter((w) => w.text.length > 2 || w.confidence >= ICON_READ);
-}
-
-/** The line's background grey (the commonest along its edge) and how far from it a pixel must be to be ink. */
-interface Ink { background: number; contrast: number }
-
-function inkOf(screen: Screen, line: TextLine): Ink {
-  const counts = new Uint32Array(256);
-  const x0 = Math.floor(line.x), x1 = Math.min(screen.width - 1, Math.ceil(line.x + line.width) - 1);
-  const y0 = Math.floor(line.y), y1 = Math.min(screen.height - 1, Math.ceil(line.y + line.height) - 1);
-  for (let x = x0; x <= x1; x++) { counts[grey(screen, x, y0)]++; counts[grey(screen, x, y1)]++; }
-  for (let y = y0; y <= y1; y++) { counts[grey(screen, x0, y)]++; counts[grey(screen, x1, y)]++; }
-  let background = 0;
-  for (let v = 1; v < 256; v++) if (counts[v] > counts[background]) background = v;
-  // Faint text (a light placeholder) is ink too: the threshold follows the line's strongest contrast.
-  let strongest = 0;
-  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) strongest = Math.max(strongest, Math.abs(grey(screen, x, y) - background));
-  return { background, contrast: Math.max(10, strongest * 0.4) };
-}
-
-function grey(screen: Screen, x: number, y: number): number {
-  const i = (y * screen.width + x) * 4;
-  const [r, b] = screen.format === 'bgrx' ? [2, 0] : [0, 2];
-  return (screen.data[i + r] * 77 + screen.data[i + 1] * 150 + screen.data[i + b] * 29) >> 8;
-}
-
-/**
- * Columns of the line with ink, in runs split by gaps as wide as a space: at
- * least a quarter of the text's height, and twice the line's usual gap
- * between letters (letter-spaced capitals have wide ones).
- */
-function inkRuns(screen: Screen, line: TextLine, ink: Ink, [y0, y1]: [number, number]): { x0: number; x1: number }[] {
-  const x0 = Math.floor(line.x), x1 = Math.min(screen.width, Math.ceil(line.x + line.width));
-  const pieces: { x0: number; x1: number }[] = [];
-  for (let x = x0; x < x1; x++) {
-    let inked = false;
-    for (let y = y0; y < y1 && !inked; y++) inked = Math.abs(grey(screen, x, y) - ink.background) > ink.contrast;
-    if (!inked) continue;
-    const last = pieces[pieces.length - 1];
-    if (last && last.x1 === x) last.x1 = x + 1;
-    else pieces.push({ x0: x, x1: x + 1 });
-  }
-  const gaps = pieces.slice(1).map((p, i) => p.x0 - pieces[i].x1).sort((a, b) => a - b);
-  const space = Math.max(2, (y1 - y0) * 0.25, 2 * (gaps[Math.floor(gaps.length / 2)] ?? 0));
-  const runs: { x0: number; x1: number }[] = [];
-  for (const piece of pieces) {
-    const last = runs[runs.length - 1];
-    if (last && piece.x0 - last.x1 < space) last.x1 = piece.x1;
-    else runs.push({ ...piece });
-  }
-  return runs;
-}
-
-/** The rows of the line that hold ink: the text's own height, without the detector's margin. */
-function inkRows(screen: Screen, line: TextLine, ink: Ink): [number, number] {
-  const x0 = Math.floor(line.x), x1 = Math.min(screen.width, Math.ceil(line.x + line.width));
-  const y0 = Math.floor(line.y), y1 = Math.min(screen.height, Math.ceil(line.y + line.height));
-  let top = -1, bottom = -1;
-  for (let y = y0; y < y1; y++) {
-    let inked = false;
-    for (let x = x0; x < x1 && !inked; x++) inked = Math.abs(grey(screen, x, y) - ink.background) > ink.contrast;
-    if (inked) {
-      if (top < 0) top = y;
-      bottom = y + 1;
-    }
-  }
-  return top < 0 ? [y0, y1] : [top, bottom];
-}
-
-function nearestRun(runs: { x0: number; x1: number }[], x: number): number {
-  let best = 0, distance = Infinity;
-  runs.forEach((r, i) => {
-    const d = x < r.x0 ? r.x0 - x : x >= r.x1 ? x - r.x1 + 1 : 0;
-    if (d < distance) { distance = d; best = i; }
-  });
-  return best;
 }
 
 function clamp(v: number, lo: number, hi: number): number {
