@@ -106,6 +106,8 @@ export class NotThere extends Error {
 /** The capability a description needs. */
 export function neededCapability(query: Query): Capability {
   const picture = query.role === 'icon' || query.role === 'image';
+  // "Star link": the shape word may be the name the link shows; text engines try it first.
+  if (query.text === null && query.wholeText) return 'text';
   if (query.text === null && query.relation === null && !query.column) return picture ? 'icon' : 'visual';
   // "the gear icon next to 'Alice'": the shape is the target, the text only the anchor.
   if (picture && query.text === null && query.visualWords.length) return 'icon';

@@ -155,13 +155,22 @@ export function parseQuery(description: string): Query {
       text = trimFillers(body);
       role = null;
     }
-    const whole = trimFillers(words);
+    const whole = trimFillers(words || `${withoutKindWords(before)} ${after}`);
     if (text !== null && whole !== text) wholeText = whole;
+    // "Star link", "Heart button": a control that shows words is named by them, even when they are shape words.
+    // ("the red button" stays a picture: colours and sizes name no text.)
+    else if (text === null && !relation && !column && role !== null && TEXT_BEARING.includes(role) && whole.replace(LOOKS, ' ').trim()) wholeText = whole;
   }
   if (hint === 'image' && role === null) role = 'image';
   if (column && role === null) role = 'cell';
   return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(place ? { place } : {}) };
 }
+
+/** Visual words that describe a look, never a name: colours and sizes. */
+const LOOKS = /\b(?:red|green|blue|yellow|orange|purple|pink|black|white|grey|gray|round|circular|square|big|large|small|tiny|colou?red|shaped)\b/gi;
+
+/** Roles whose element shows its name as text. */
+const TEXT_BEARING: Role[] = ['link', 'button', 'tab', 'menuitem', 'heading', 'text', 'cell'];
 
 /** The query read with its whole text: an ordinal word inside that text is no longer an ordinal, nor a colour word a colour. */
 export function withWholeText(query: Query): Query {

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { neededCapability } from '../../lib/locate/engine';
 import { parseQuery, wrapDescription } from '../../lib/locate/query';
 
 const parse = (d: string) => {
@@ -48,6 +49,10 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   assert.equal(parse("'Pompeius René' in the table").text, 'Pompeius René');
   assert.deepEqual([parse('links').text, parse('links').role], ['links', null]);
   assert.deepEqual([parse('the gear icon').text, parse('the gear icon').role], [null, 'icon']);
+  // A shape word may be what a control shows: text engines try it ('Star link'); a colour alone never is.
+  assert.deepEqual([parseQuery('Star link').text, parseQuery('Star link').wholeText, parseQuery('the red button').wholeText], [null, 'Star', undefined]);
+  assert.equal(neededCapability(parseQuery('Star link')), 'text');
+  assert.equal(neededCapability(parseQuery('the red button')), 'visual');
   assert.deepEqual([parse('the red round icon').text, parse('the red round icon').role], [null, 'icon']);
   assert.deepEqual(parse('the icon next to \'Alice\'').text, null);
 });
