@@ -150,6 +150,20 @@ export function snapshotInPage(): ScreenSnapshot {
     const near = group?.querySelector('label, .form-label, .control-label') as HTMLElement | null;
     return near && !near.contains(el) ? near : null;
   };
+  /** The box of an element's absolutely placed ::before (a drawn checkbox), when it is a small square. */
+  const drawnBefore = (el: HTMLElement) => {
+    const style = getComputedStyle(el, '::before');
+    if (style.content === 'none' || style.content === 'normal' || style.position !== 'absolute') return null;
+    const [left, top, width, height] = [style.left, style.top, style.width, style.height].map(parseFloat);
+    if (![left, top, width, height].every(Number.isFinite) || width < 8 || height < 8 || width > 30 || height > 30) return null;
+    const own = getComputedStyle(el);
+    if (own.position === 'static') return null; // placed against another ancestor: not measured here
+    const r = el.getBoundingClientRect();
+    const x = r.left + parseFloat(own.borderLeftWidth) + left;
+    const y = r.top + parseFloat(own.borderTopWidth) + top;
+    const box = { left: x, top: y, width, height, right: x + width, bottom: y + height } as DOMRect;
+    return inside(box) ? boxOf(box) : null;
+  };
   const labelText = (label: HTMLElement | null) => (label ? textOf(label).replace(/[\s:*]+$/, '') : '');
   for (const el of all.filter((e) => e.matches(FIELD)) as HTMLInputElement[]) {
     const type = (el.getAttribute('type') ?? 'text').toLowerCase();
@@ -163,7 +177,10 @@ export function snapshotInPage(): ScreenSnapshot {
       const r = el.getBoundingClientRect();
       const own = inside(r) && r.width >= 6 && shown(el) ? [boxOf(r)] : [];
       const labelBox = boxOf(label!.getBoundingClientRect());
-      elements.push({ kind: type, text, box: own[0] ?? labelBox, alsoHits: own.length ? [labelBox] : [], region: region(el) });
+      // A hidden input is often drawn by its label's ::before, placed outside the label's own box (98.css): that square is the box a person clicks.
+      const drawn = own.length ? null : drawnBefore(label!);
+      const hits = [...own, ...(drawn ? [drawn] : [])];
+      elements.push({ kind: type, text, box: hits[0] ?? labelBox, alsoHits: hits.length ? [labelBox] : [], region: region(el) });
       continue;
     }
     if (!visible(el, label ? [label] : [])) continue;
