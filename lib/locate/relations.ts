@@ -25,11 +25,15 @@ export function sameBox(a: Box, b: Box): boolean {
 
 /**
  * Whether a box stands where the description says: "in the sidebar", the
- * outer quarters across, below the top bar's row; "in the top bar", the top
- * 15%; "in the footer", the bottom 15%.
+ * outer quarters across (the outer fifths in the top bar's row); "in the top
+ * bar", the top 15%; "in the footer", the bottom 15%.
  */
 export function standsIn(box: Box, place: Place, screen: { width: number; height: number }): boolean {
-  if (place === 'side') return (centerX(box) < screen.width * 0.25 || centerX(box) > screen.width * 0.75) && centerY(box) > screen.height * 0.08;
+  if (place === 'side') {
+    // Near the top, only the outer fifth: a top bar's first links stand in the outer quarter too.
+    const outer = centerY(box) > screen.height * 0.08 ? 0.25 : 0.2;
+    return centerX(box) < screen.width * outer || centerX(box) > screen.width * (1 - outer);
+  }
   if (place === 'top') return centerY(box) < screen.height * 0.15;
   return centerY(box) > screen.height * 0.85;
 }

@@ -67,6 +67,10 @@ test('a place in the description ranks the copies standing there first, and coun
   assert.deepEqual(matcher.locate(parseQuery("the 'Pages' link in the top bar"))[0].box, top.box);
   assert.deepEqual(matcher.locate(parseQuery("the second 'Pages' link in the sidebar"))[0].box, side[1].box);
   assert.deepEqual(matcher.locate(parseQuery("the second 'Pages' link"))[0].box, side[0].box);
+  // A sidebar's first link may stand in the top row, at the screen's very edge.
+  const first = node('link', 'Components', [14, 17, 60, 14]);
+  const body = node('static', 'Components', [700, 500, 90, 16]);
+  assert.deepEqual(new TreeMatcher([body, first], { width: 1920, height: 1080 }).locate(parseQuery("'Components' in the sidebar"))[0].box, first.box);
   // Nothing where it says: the place ranks, it never hides.
   assert.deepEqual(matcher.locate(parseQuery("the 'Pages' link in the footer"))[0].box, top.box);
 });

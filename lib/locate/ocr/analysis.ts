@@ -119,11 +119,14 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
 
 /**
  * Two neighbouring words belong to one phrase when the gap between them is
- * under 1.5 heights. An icon read as a letter or two, unsurely ('BB' beside
- * 'Layouts'), joins nothing.
+ * under 1.5 heights (one height for a lone character: an icon read as 'S'
+ * stands further from its label than a word from the next). An icon read as a
+ * letter or two, unsurely ('BB' beside 'Layouts'), joins nothing.
  */
 function joined(left: OcrWord | undefined, next: OcrWord | undefined): boolean {
-  return !!left && !!next && !iconRead(left) && !iconRead(next) && next.x - right(left) <= Math.max(left.height, next.height) * 1.5;
+  if (!left || !next || iconRead(left) || iconRead(next)) return false;
+  const reach = left.text.length === 1 || next.text.length === 1 ? 1 : 1.5;
+  return next.x - right(left) <= Math.max(left.height, next.height) * reach;
 }
 
 /** A word of one or two characters read less surely than this is likely an icon read as letters. */

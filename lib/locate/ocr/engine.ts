@@ -22,6 +22,9 @@ const SEEN_INSTEAD = 4;
 /** How sure OCR must be of a word for readBox to report it (tesseract scores clean text above 85). */
 const CLEAR_READ = 75;
 
+/** A match this similar, standing alone, needs no second look: 'I am inactive' inside 'I am inactive but checked' does. */
+const CLEAN_MATCH = 0.97;
+
 /** How far below the best match a candidate may score and still count for findAll and ordinals. */
 const PEER_MARGIN = 0.2;
 
@@ -69,9 +72,11 @@ export class OcrEngine implements LocateEngine {
   async locate(context: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
     const analysis = await this.analyse(context);
     const found = await this.locateIn(analysis, context, asked, options);
-    // Nothing found, none where the description says, or copies to count: a line tesseract missed may hold it.
+    // Nothing found, only part of a longer phrase, none where the description says, or copies to count:
+    // a line tesseract missed may hold it.
     const misplaced = !!asked.place && !context.crop && !found.some((c) => standsIn(c.box, asked.place!, context.screen));
-    const short = !found.length || misplaced || options.all || asked.ordinal !== null;
+    const partial = asked.text !== null && !findText(analysis.lines, asked.text).some((m) => m.standalone && m.score >= CLEAN_MATCH);
+    const short = !found.length || partial || misplaced || options.all || asked.ordinal !== null;
     const readLines = this.gapReader(analysis);
     if (!short || !readLines || analysis.gapsRead) return found;
     await readGaps(analysis, context.screen, this.models, readLines, context.deadline);
