@@ -68,3 +68,10 @@ test('a light input with a faint border that fades at its corners still encloses
   assert.ok(inputLike(face), JSON.stringify(face));
   assert.deepEqual(face, { x: 40, y: 60, width: 200, height: 36 });
 });
+
+test('a field with a faint border is found below its label', () => {
+  const g = canvas();
+  g.fill(40, 20, 60, 10, 120); // the label 'Address'
+  g.outline(40, 40, 300, 36, 227); // the input, its border 23 levels below the page
+  assert.deepEqual(fieldNear(g, { x: 40, y: 20, width: 60, height: 10 }), { x: 40, y: 40, width: 300, height: 36 });
+});

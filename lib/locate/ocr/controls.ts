@@ -12,7 +12,8 @@ const SAME = 14;
  * strictly.
  */
 const SAME_STRICT = 4;
-const EDGE = 28;
+/** A change of grey this large along a ray is an edge: a light input's faint border (#e3e3e3 on white) is 28. */
+const EDGE = 18;
 
 const at = (g: GreyImage, x: number, y: number) => g.data[Math.round(y) * g.width + Math.round(x)];
 const inside = (g: GreyImage, x: number, y: number) => x >= 0 && y >= 0 && x < g.width && y < g.height;
@@ -100,7 +101,8 @@ export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below'
     }
   }
   if (direction !== 'right') {
-    for (const x of [Math.round(label.x) + 6, Math.round(label.x + label.width / 2)]) {
+    // A short label stands over a pill-shaped input's rounded corner: a third ray starts past it.
+    for (const x of [Math.round(label.x) + 6, Math.round(label.x + label.width / 2), Math.round(label.x) + 30]) {
       const d = firstEdge(g, x, Math.round(bottom(label)) + 2, 0, 1, 60);
       if (d <= 0) continue;
       const edgeY = Math.round(bottom(label)) + 2 + d;
