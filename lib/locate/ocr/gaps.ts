@@ -28,8 +28,10 @@ export async function readGaps(analysis: Analysis, screen: Screen, models: Paddl
     const read = await readLines(screen, gaps, deadline);
     // Read in part: nothing is replaced, and the next look reads the gaps again.
     if (Date.now() >= deadline) return;
-    const kept = words.filter((w) => !gaps.some((line) => holds(line, w)));
-    analysis.lines = groupLines([...kept, ...read.flat()]);
+    // A line keeps tesseract's words when the recogniser was less sure of its own.
+    const better = gaps.map((line, i) => meanConfidence(read[i]) >= meanConfidence(words.filter((w) => holds(line, w))));
+    const kept = words.filter((w) => !gaps.some((line, i) => better[i] && holds(line, w)));
+    analysis.lines = groupLines([...kept, ...read.filter((_, i) => better[i]).flat()]);
   }
   analysis.gapsRead = true;
 }
@@ -55,6 +57,10 @@ function covered(line: TextLine, words: OcrWord[]): boolean {
   }
   const reach = line.height * 0.7;
   return span >= (right - left) * COVERED && first <= left + reach && last >= right - reach;
+}
+
+function meanConfidence(words: OcrWord[]): number {
+  return words.length ? words.reduce((sum, w) => sum + w.confidence, 0) / words.length : -1;
 }
 
 function holds(line: TextLine, w: OcrWord): boolean {

@@ -142,3 +142,28 @@ function nearestRun(runs: { x0: number; x1: number }[], x: number): number {
   });
   return best;
 }
+
+/**
+ * A line cut between words into pieces at most `maxWidth` pixels wide (the
+ * recogniser reads a squeezed line badly); a word wider than that is cut where
+ * it must.
+ */
+export function splitLong(screen: Screen, line: TextLine, maxWidth: number): TextLine[] {
+  if (line.width <= maxWidth) return [line];
+  const ink = inkOf(screen, line);
+  const runs = inkRuns(screen, line, ink, inkRows(screen, line, ink));
+  const pieces: TextLine[] = [];
+  let start = line.x;
+  const end = line.x + line.width;
+  while (end - start > maxWidth) {
+    // The last gap between runs that keeps the piece within the width, else a hard cut.
+    const fits = runs.filter((r, i) => i > 0 && r.x0 > start + 1 && r.x0 <= start + maxWidth);
+    const next = fits.length ? fits[fits.length - 1] : null;
+    const before = next ? runs[runs.indexOf(next) - 1] : null;
+    const cut = next && before ? (before.x1 + next.x0) / 2 : start + maxWidth;
+    pieces.push({ ...line, x: start, width: cut - start });
+    start = cut;
+  }
+  pieces.push({ ...line, x: start, width: end - start });
+  return pieces;
+}

@@ -4,7 +4,7 @@ import path from 'path';
 import os from 'os';
 import type { Screen } from '../../types/screen';
 import type { OcrWord } from './tesseract';
-import { toWords } from './line-words';
+import { splitLong, toWords } from './line-words';
 
 /**
  * PaddleOCR's PP-OCRv4 text detector and recogniser, run on the CPU through
@@ -43,8 +43,8 @@ const REC_BATCH_COLUMNS = 4800;
 const DET_MAX_PIXELS = 1920 * 1088;
 /** Lines whose words are remembered by their pixels, so that a line seen before is not read again. */
 const MEMO_LIMIT = 4000;
-/** Wider lines are read in one piece up to this many pixels (at 48 high). */
-const REC_MAX_WIDTH = 1600;
+/** Wider lines are read in pieces, cut between words, of at most this many pixels (at 48 high). */
+const REC_MAX_WIDTH = 1280;
 const DET_MEAN = [0.485, 0.456, 0.406];
 const DET_STD = [0.229, 0.224, 0.225];
 
@@ -130,6 +130,13 @@ export class PaddleModels {
    * confidence. Lines left when the deadline passes come back empty.
    */
   async recognise(screen: Screen, lines: TextLine[], deadline = Infinity): Promise<OcrWord[][]> {
+    const pieces = lines.map((line) => splitLong(screen, line, (REC_MAX_WIDTH * line.height) / REC_HEIGHT));
+    const read = await this.recognisePieces(screen, pieces.flat(), deadline);
+    let next = 0;
+    return pieces.map((own) => read.slice(next, (next += own.length)).flat());
+  }
+
+  private async recognisePieces(screen: Screen, lines: TextLine[], deadline: number): Promise<OcrWord[][]> {
     const { ort, rec, alphabet, allowed } = await this.load();
     const keys = lines.map((line) => lineKey(screen, line));
     const out: OcrWord[][] = lines.map((line, i) => this.remembered(keys[i], line) ?? []);
@@ -233,7 +240,8 @@ interface Crop {
 /** The line, scaled to 48 pixels high, as three normalised planes (blue, green, red). */
 function lineCrop(screen: Screen, line: TextLine): Crop {
   const scale = REC_HEIGHT / line.height;
-  const width = Math.max(8, Math.min(REC_MAX_WIDTH, Math.round(line.width * scale)));
+  // A piece of a long line (see splitLong) is at most REC_MAX_WIDTH wide here, give or take the rounding.
+  const width = Math.max(8, Math.min(REC_MAX_WIDTH + 16, Math.round(line.width * scale)));
   const xScale = line.width / width;
   const planes = new Float32Array(3 * width * REC_HEIGHT);
   const [r, b] = screen.format === 'bgrx' ? [2, 0] : [0, 2];
