@@ -22,8 +22,10 @@ import type { Part, RealCase } from './types';
  */
 const LOCATE_BOUND_MS = 20_000;
 const REGISTER = path.resolve(__dirname, '..', '..', '..', 'lib', 'runtime', 'register.js');
-// Beside the suite's figures (locate-real.json, written by bench/run.ts): every case's outcome.
-const RESULTS = path.resolve(__dirname, '..', '..', 'results', 'locate-real-cases.json');
+// Beside the suite's figures (locate-real.json, written by bench/run.ts): every case's outcome,
+// and for another reader than the default (a side-by-side run), its figures too.
+const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'results');
+const resultsFile = (reader: string) => path.join(RESULTS_DIR, reader === 'tesseract+paddle' ? 'locate-real-cases.json' : `locate-real-cases.${reader}.json`);
 
 const FIXTURE_CATEGORY: Record<FixtureCategory, string> = {
   text: 'text', 'field-label': 'field', 'field-placeholder': 'field', toggle: 'field', ordinal: 'ordinal', relative: 'relative', negative: 'negative',
@@ -85,7 +87,7 @@ async function fixtureTallies(): Promise<Record<string, Tally>> {
 const tallyOf = (items: { ok: boolean }[]): Tally => tally(items.map((i) => ({ ok: i.ok }) as Outcome));
 const cell = (t: Tally | undefined) => (t && t.cases ? `${t.accuracy.toFixed(1)}% of ${t.cases}` : '');
 
-function printReport(summary: Summary, fixtures: Record<string, Tally>, outcomes: Outcome[]): void {
+function printReport(summary: Summary, fixtures: Record<string, Tally>, outcomes: Outcome[], results: string): void {
   const row = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
   const widths = [14, 18, 18, 18];
   console.log('\nlocate-real accuracy (click point inside the target; negatives: nothing found)');
@@ -110,7 +112,7 @@ function printReport(summary: Summary, fixtures: Record<string, Tally>, outcomes
   }
   if (summary.errors) console.log(`  engine errors or overruns: ${summary.errors}`);
   const misses = outcomes.filter((o) => !o.ok);
-  console.log(`\n  misses: ${misses.length} (all in ${path.relative(process.cwd(), RESULTS)}); the first of each kind:`);
+  console.log(`\n  misses: ${misses.length} (all in ${path.relative(process.cwd(), results)}); the first of each kind:`);
   for (const [kind, items] of groupBy(misses, (o) => `${o.case.category} / ${o.case.kind}`)) {
     for (const o of items.slice(0, 2)) console.log(`  miss: [${kind}] ${o.case.screen} "${o.case.description}" → ${o.got}`);
   }
@@ -143,9 +145,9 @@ export async function locateRealBench(): Promise<Figure[]> {
     const figures = await timeFreshFinds(set, cases, runner);
     const fixtures = await fixtureTallies();
     const summary = summarise(outcomes);
-    printReport(summary, fixtures, outcomes);
-    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-    fs.writeFileSync(RESULTS, JSON.stringify({
+    printReport(summary, fixtures, outcomes, resultsFile(reader));
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    fs.writeFileSync(resultsFile(reader), JSON.stringify({
       measuredAt: new Date().toISOString(), reader, set: manifest.totals, signature: set.signature, drift: drift.length, restarts: runner.restarts,
       summary, fixtures, figures,
       misses: outcomes.filter((o) => !o.ok).map((o) => ({ id: o.case.id, part: o.case.part, category: o.case.category, kind: o.case.kind, description: o.case.description, expected: o.case.boxes, got: o.got })),
