@@ -72,14 +72,14 @@ export class OcrEngine implements LocateEngine {
   async locate(context: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
     const analysis = await this.analyse(context);
     const found = await this.locateIn(analysis, context, asked, options);
+    const readLines = analysis.gapsRead ? null : this.gapReader(analysis);
+    if (!readLines) return found;
     // Nothing found, only part of a longer phrase, none where the description says, or copies to count
     // for an ordinal: a line tesseract missed may hold it. (findAll keeps what the first read found:
     // a second look at every findAll would double its time.)
     const misplaced = !!asked.place && !context.crop && !found.some((c) => standsIn(c.box, asked.place!, context.screen));
-    const partial = asked.text !== null && !findText(analysis.lines, asked.text).some((m) => m.standalone && m.score >= CLEAN_MATCH);
-    const short = !found.length || partial || misplaced || asked.ordinal !== null;
-    const readLines = this.gapReader(analysis);
-    if (!short || !readLines || analysis.gapsRead) return found;
+    const partial = () => asked.text !== null && !findText(analysis.lines, asked.text).some((m) => m.standalone && m.score >= CLEAN_MATCH);
+    if (found.length && !misplaced && asked.ordinal === null && !partial()) return found;
     await readGaps(analysis, context.screen, this.models, readLines, context.deadline);
     return this.locateIn(analysis, context, asked, options);
   }
