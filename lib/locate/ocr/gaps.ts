@@ -1,4 +1,5 @@
 import type { Screen } from '../../types/screen';
+import { centerX, centerY, contains } from '../geometry';
 import { Analysis, groupLines } from './analysis';
 import type { PaddleModels, TextLine } from './paddle';
 import type { OcrWord } from './tesseract';
@@ -64,6 +65,5 @@ function meanConfidence(words: OcrWord[]): number {
 }
 
 function holds(line: TextLine, w: OcrWord): boolean {
-  const cx = w.x + w.width / 2, cy = w.y + w.height / 2;
-  return cx >= line.x && cx < line.x + line.width && cy >= line.y && cy < line.y + line.height;
+  return contains(line, centerX(w), centerY(w));
 }
