@@ -63,9 +63,9 @@ export function invertLightText(grey: GreyImage): GreyImage {
     }
   }
   const decisions: { area: number; blocks: number[]; invert: boolean; background: number }[] = [];
-  const seen = new Uint8Array(cols * rows);
-  for (const region of flatRegions(mean, flat, seen, cols, rows)) {
-    const holes = enclosedBlocks(region, cols);
+  const owner = new Int32Array(cols * rows).fill(-1);
+  for (const region of flatRegions(mean, flat, owner, cols, rows)) {
+    const holes = enclosedBlocks(region, owner, cols);
     if (!holes.length) continue;
     let lighter = 0, darker = 0;
     for (const block of holes) {
@@ -82,38 +82,49 @@ export function invertLightText(grey: GreyImage): GreyImage {
     const invert = lighter > darker;
     decisions.push({ area: region.area, blocks: [...region.members, ...holes], invert, background: invert ? 255 - region.mean : region.mean });
   }
-  // Per block: invert or not, and the background level to stretch to white.
-  const polarity = new Uint8Array(cols * rows);
-  const background = new Float32Array(cols * rows).fill(255);
+  // Per block, how its grey levels map: inverted or not, the background stretched to white. Each
+  // decision is one lookup table; the largest regions paint first, so nested ones get their own.
+  const tables = [levelTable(false, 255)];
+  const tableOf = new Uint16Array(cols * rows);
   decisions.sort((a, b) => b.area - a.area);
   for (const d of decisions) {
-    for (const block of d.blocks) {
-      polarity[block] = d.invert ? 1 : 0;
-      background[block] = Math.max(MIN_BACKGROUND, d.background);
-    }
+    tables.push(levelTable(d.invert, Math.max(MIN_BACKGROUND, d.background)));
+    for (const block of d.blocks) tableOf[block] = tables.length - 1;
   }
   const out = new Uint8Array(data.length);
-  for (let y = 0; y < height; y++) {
-    const row = Math.floor(y / BLOCK) * cols;
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const block = row + Math.floor(x / BLOCK);
-      const v = polarity[block] ? 255 - data[i] : data[i];
-      out[i] = Math.min(255, Math.round((v * 255) / background[block]));
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      const table = tables[tableOf[by * cols + bx]];
+      const x1 = Math.min(width, (bx + 1) * BLOCK);
+      for (let y = by * BLOCK; y < Math.min(height, (by + 1) * BLOCK); y++) {
+        for (let i = y * width + bx * BLOCK, end = y * width + x1; i < end; i++) out[i] = table[data[i]];
+      }
     }
   }
   return { width, height, data: out };
 }
 
-interface Region { members: number[]; mean: number; x0: number; y0: number; x1: number; y1: number; area: number; cols: number; memberSet: Uint8Array }
+/** Grey levels, inverted or not, scaled so that `background` becomes white. */
+function levelTable(invert: boolean, background: number): Uint8Array {
+  const table = new Uint8Array(256);
+  for (let g = 0; g < 256; g++) table[g] = Math.min(255, Math.round(((invert ? 255 - g : g) * 255) / background));
+  return table;
+}
 
-/** Connected flat blocks of about the same grey, with at least REGION_MIN_BLOCKS blocks. */
-function* flatRegions(mean: Float32Array, flat: Uint8Array, seen: Uint8Array, cols: number, rows: number): Generator<Region> {
+interface Region { id: number; members: number[]; mean: number; x0: number; y0: number; x1: number; y1: number; area: number }
+
+/**
+ * Connected flat blocks of about the same grey, with at least REGION_MIN_BLOCKS
+ * blocks. `owner` gets each flat block's region number (one shared map: a
+ * region's own set of blocks would cost an allocation of the whole grid each).
+ */
+function* flatRegions(mean: Float32Array, flat: Uint8Array, owner: Int32Array, cols: number, rows: number): Generator<Region> {
   for (let start = 0; start < mean.length; start++) {
-    if (!flat[start] || seen[start]) continue;
+    if (!flat[start] || owner[start] >= 0) continue;
+    const id = start;
     const members: number[] = [];
     const stack = [start];
-    seen[start] = 1;
+    owner[start] = id;
     let x0 = cols, y0 = rows, x1 = 0, y1 = 0, sum = 0;
     while (stack.length) {
       const i = stack.pop()!;
@@ -122,28 +133,26 @@ function* flatRegions(mean: Float32Array, flat: Uint8Array, seen: Uint8Array, co
       const x = i % cols, y = (i - x) / cols;
       if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
       for (const j of [x > 0 ? i - 1 : -1, x < cols - 1 ? i + 1 : -1, y > 0 ? i - cols : -1, y < rows - 1 ? i + cols : -1]) {
-        if (j >= 0 && flat[j] && !seen[j] && Math.abs(mean[j] - mean[start]) <= JOIN) {
-          seen[j] = 1;
+        if (j >= 0 && flat[j] && owner[j] < 0 && Math.abs(mean[j] - mean[start]) <= JOIN) {
+          owner[j] = id;
           stack.push(j);
         }
       }
     }
     if (members.length < REGION_MIN_BLOCKS) continue;
-    const memberSet = new Uint8Array(mean.length);
-    for (const i of members) memberSet[i] = 1;
-    yield { members, mean: sum / members.length, x0, y0, x1, y1, area: (x1 - x0 + 1) * (y1 - y0 + 1), cols, memberSet };
+    yield { id, members, mean: sum / members.length, x0, y0, x1, y1, area: (x1 - x0 + 1) * (y1 - y0 + 1) };
   }
 }
 
 /** The blocks inside a region's box that cannot reach the box's edge without crossing the region. */
-function enclosedBlocks(region: Region, cols: number): number[] {
-  const { x0, y0, x1, y1, memberSet } = region;
+function enclosedBlocks(region: Region, owner: Int32Array, cols: number): number[] {
+  const { id, x0, y0, x1, y1 } = region;
   const w = x1 - x0 + 1, h = y1 - y0 + 1;
   const outside = new Uint8Array(w * h);
   const stack: number[] = [];
   const visit = (x: number, y: number) => {
     const k = (y - y0) * w + (x - x0);
-    if (!outside[k] && !memberSet[y * cols + x]) { outside[k] = 1; stack.push(k); }
+    if (!outside[k] && owner[y * cols + x] !== id) { outside[k] = 1; stack.push(k); }
   };
   for (let x = x0; x <= x1; x++) { visit(x, y0); visit(x, y1); }
   for (let y = y0; y <= y1; y++) { visit(x0, y); visit(x1, y); }
@@ -158,7 +167,7 @@ function enclosedBlocks(region: Region, cols: number): number[] {
   const holes: number[] = [];
   for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
     const block = y * cols + x;
-    if (!outside[(y - y0) * w + (x - x0)] && !memberSet[block]) holes.push(block);
+    if (!outside[(y - y0) * w + (x - x0)] && owner[block] !== id) holes.push(block);
   }
   return holes;
 }
