@@ -5,6 +5,7 @@ import { scoreCases, stopFixtureLocator } from '../accuracy';
 import type { Category as FixtureCategory } from '../cases';
 import { BoundedRunner } from './bounded-runner';
 import { ocrReaderFromEnv } from '../../../lib/config/locators';
+import { englishModel } from '../../../lib/locate/ocr/tesseract';
 import type { LocateAnswer, LocateJob } from './locate-worker';
 import { CATEGORIES, groupBy, judge, Outcome, PARTS, summarise, Summary, Tally, tally } from './score';
 import { driftFromManifest, loadSet, MANIFEST, manifestOf, RealSet, screenPath } from './set';
@@ -128,7 +129,8 @@ export async function locateRealBench(): Promise<Figure[]> {
   const manifest = manifestOf(set);
   // The locate children read GLANCE_OCR_READER as any Glance process does: a side-by-side is one run per reader.
   const reader = ocrReaderFromEnv();
-  console.log(`\nOCR reader: ${reader} (GLANCE_OCR_READER)`);
+  const tesseractModel = englishModel().langPath;
+  console.log(`\nOCR reader: ${reader} (GLANCE_OCR_READER); tesseract's English model from ${tesseractModel}`);
   console.log(`real-UI set: ${manifest.totals.sources} sources, ${manifest.totals.screens} screens, ${manifest.totals.cases} cases ${JSON.stringify(manifest.totals.byCategory)} ${JSON.stringify(manifest.totals.byPart)}`);
   if (flag('write-manifest')) fs.writeFileSync(MANIFEST, JSON.stringify(manifest, null, 1) + '\n');
   const drift = driftFromManifest(set);
@@ -148,7 +150,7 @@ export async function locateRealBench(): Promise<Figure[]> {
     printReport(summary, fixtures, outcomes, resultsFile(reader));
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     fs.writeFileSync(resultsFile(reader), JSON.stringify({
-      measuredAt: new Date().toISOString(), reader, set: manifest.totals, signature: set.signature, drift: drift.length, restarts: runner.restarts,
+      measuredAt: new Date().toISOString(), reader, tesseractModel, set: manifest.totals, signature: set.signature, drift: drift.length, restarts: runner.restarts,
       summary, fixtures, figures,
       misses: outcomes.filter((o) => !o.ok).map((o) => ({ id: o.case.id, part: o.case.part, category: o.case.category, kind: o.case.kind, description: o.case.description, expected: o.case.boxes, got: o.got })),
     }, null, 1));
