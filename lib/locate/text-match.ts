@@ -33,8 +33,9 @@ const NOT_A_SLIP = 0.6;
  * A slip changes letters, not what the text says: 'page 3' is not 'page 2',
  * and 'Remove a container' is not 'Add a container'. Numbers with as many
  * digits but other values differ (a misread digit usually turns into a
- * letter, changing the count); and where both have the same words, one word
- * that shares almost nothing with its counterpart is a different word.
+ * letter, changing the count), and so does a number word one has and the
+ * other lacks; where both have the same words, one word that shares almost
+ * nothing with its counterpart is a different word.
  */
 function otherWords(a: string, b: string): boolean {
   const da = a.replace(/\D/g, '');
@@ -42,9 +43,13 @@ function otherWords(a: string, b: string): boolean {
   if (da.length && da.length === db.length && da !== db) return true;
   const wa = a.split(' ');
   const wb = b.split(' ');
+  // A number added or left out ('Argon Dashboard 5' for 'Argon Dashboard'); a number read in two pieces is the same.
+  if (da !== db && wa.length !== wb.length && numbers(a) !== numbers(b)) return true;
   if (wa.length !== wb.length || wa.length < 2) return false;
   return wa.some((word, i) => Math.max(word.length, wb[i].length) >= 3 && 1 - editDistance(confusable(word), confusable(wb[i])) / Math.max(word.length, wb[i].length, 1) < 0.5);
 }
+
+const numbers = (text: string): number => text.split(' ').filter((word) => /^\d+$/.test(word)).length;
 
 /** The similarity a match needs: short texts must be (nearly) exact, longer ones may carry a slip or two. */
 export function threshold(wanted: string): number {
