@@ -2,6 +2,7 @@ import { Box, right } from '../geometry';
 import type { Screen } from '../../types/screen';
 import { cropGrey, GreyImage, prepareForOcr, toGrey } from './preprocess';
 import type { OcrReader, OcrWord, Reading } from './tesseract';
+import type { TextLine } from './paddle';
 import { similarity, threshold } from '../text-match';
 
 /**
@@ -21,6 +22,8 @@ export interface Analysis {
   unread: number;
   /** The lines a text detector found that the first read missed have been read (see gaps.ts). */
   gapsRead: boolean;
+  /** The text detector's lines, once it has looked. */
+  detected?: Promise<TextLine[]>;
 }
 
 /** Reads the words of a screen, given also as prepared for tesseract, until the deadline. */
@@ -158,10 +161,10 @@ export function suspectLines(lines: Line[], wanted: string, limit = 6): Box[] {
 }
 
 /** Reads a region again at twice the size as a single line (PSM 7); words come back in screen coordinates. */
-export async function rereadLine(prepared: GreyImage, box: Box, reader: { readCrop: OcrReader['readCrop'] }): Promise<OcrWord[]> {
+export async function rereadLine(prepared: GreyImage, box: Box, reader: { readCrop: OcrReader['readCrop'] }, deadline = Infinity): Promise<OcrWord[]> {
   const region = { x: Math.max(0, box.x - 6), y: Math.max(0, box.y - 5), width: box.width + 12, height: box.height + 10 };
   const crop = cropGrey(prepared, region, 2);
-  const words = await reader.readCrop(crop, '7');
+  const words = await reader.readCrop(crop, '7', deadline);
   return words.map((w) => ({ ...w, x: region.x + w.x / 2, y: region.y + w.y / 2, width: w.width / 2, height: w.height / 2 }));
 }
 

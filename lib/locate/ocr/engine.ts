@@ -71,8 +71,9 @@ export class OcrEngine implements LocateEngine {
 
   async locate(context: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
     const analysis = await this.analyse(context);
-    const found = await this.locateIn(analysis, context, asked, options);
     const readLines = analysis.gapsRead ? null : this.gapReader(analysis);
+    // Lines read again closer up (the costlier check) wait for the second look, when there is one.
+    const found = await this.locateIn(analysis, context, asked, options, !readLines);
     if (!readLines) return found;
     // Nothing found, only part of a longer phrase, none where the description says, or copies to count
     // for an ordinal: a line tesseract missed may hold it. (findAll keeps what the first read found:
@@ -80,8 +81,9 @@ export class OcrEngine implements LocateEngine {
     const misplaced = !!asked.place && !context.crop && !found.some((c) => standsIn(c.box, asked.place!, context.screen));
     const partial = () => asked.text !== null && !findText(analysis.lines, asked.text).some((m) => m.standalone && m.score >= CLEAN_MATCH);
     if (found.length && !misplaced && asked.ordinal === null && !partial()) return found;
-    await readGaps(analysis, context.screen, this.models, readLines, context.deadline);
-    return this.locateIn(analysis, context, asked, options);
+    const texts = [asked.text, asked.wholeText, asked.relation?.anchor, asked.column].filter((t): t is string => !!t);
+    await readGaps(analysis, context.screen, this.models, readLines, context.deadline, texts.length ? Math.min(...texts.map((t) => t.length)) : 0);
+    return this.locateIn(analysis, context, asked, options, true);
   }
 
   /** How the detector's missed lines are read: by PaddleOCR's recogniser, or by tesseract one line at a time. */
@@ -95,13 +97,14 @@ export class OcrEngine implements LocateEngine {
     };
   }
 
-  private async locateIn(analysis: Analysis, context: EngineContext, asked: Query, options: { all?: boolean }): Promise<Candidate[]> {
+  private async locateIn(analysis: Analysis, context: EngineContext, asked: Query, options: { all?: boolean }, reread: boolean): Promise<Candidate[]> {
     // "First name field", "ORANGE 5 button": if the whole text is on the screen, its ordinal or colour word belongs to it.
     const query = asked.wholeText && findText(analysis.lines, asked.wholeText).length ? withWholeText(asked) : asked;
     if (query.text === null && !query.relation && !query.column) return [];
-    const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor, context.deadline) : null;
+    const deadline = reread ? context.deadline : 0;
+    const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor, deadline) : null;
     if (query.relation && !anchor) return [];
-    const header = query.column ? await this.bestMatch(analysis, query.column, context.deadline) : null;
+    const header = query.column ? await this.bestMatch(analysis, query.column, deadline) : null;
     if (query.column && !header) return [];
     // Without a text of its own, the element is found from where it stands: the anchor, else under the column's header.
     const near = anchor ?? header;
@@ -119,7 +122,7 @@ export class OcrEngine implements LocateEngine {
       if (query.role === 'button') candidates = candidates.filter((c) => /control around/.test(c.reason));
     } else {
       let matches = findText(analysis.lines, query.text);
-      if (!matches.length) matches = await this.reread(analysis, query.text, context.deadline);
+      if (!matches.length) matches = await this.reread(analysis, query.text, deadline);
       if (query.role && WHOLE_LABEL_ROLES.includes(query.role)) matches = matches.filter((m) => m.standalone);
       candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
     }
@@ -190,12 +193,10 @@ export class OcrEngine implements LocateEngine {
 
   /** The lines where the text may have been misread, read again at twice the size, as long as the find has time. */
   private async reread(analysis: Analysis, wanted: string, deadline: number): Promise<TextMatch[]> {
-    const reread = [];
-    for (const box of suspectLines(analysis.lines, wanted)) {
-      if (Date.now() >= deadline) break;
-      reread.push(...(await rereadLine(analysis.prepared, box, this.reader)));
-    }
-    return findText(groupLines(reread), wanted);
+    if (Date.now() >= deadline) return [];
+    // Asked for together, so that both workers read; each waits its turn and gives up at the deadline.
+    const reread = await Promise.all(suspectLines(analysis.lines, wanted).map((box) => rereadLine(analysis.prepared, box, this.reader, deadline)));
+    return findText(groupLines(reread.flat()), wanted);
   }
 
   /** From where the text was read to the box of the control the description means. */

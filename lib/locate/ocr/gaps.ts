@@ -10,31 +10,40 @@ import type { OcrWord } from './tesseract';
  * When a find comes up short, the detector's lines that the first read left
  * uncovered, or read unsure, are read again (by the PaddleOCR recogniser, or
  * by tesseract line by line), and those words replace whatever tesseract made
- * of them. Done once per screen: the analysis is shared by every later find
- * on it.
+ * of them. Done once per screen (lines too narrow for a find's text wait for
+ * a find that needs them): the analysis is shared by every later find on it.
  */
 /** A line is read well enough when sure words span this share of its width. */
 const COVERED = 0.5;
 /** Tesseract words below this confidence do not count as covering their line. */
 const SURE = 60;
+/**
+ * Characters are wider than this share of their line's detected height (about
+ * half of a narrow character's width): a line narrower than that many for the
+ * text looked for cannot hold it.
+ */
+const NARROWEST_CHARACTER = 0.15;
 
 /** Reads lines of a screen into words, in screen pixels; lines left at the deadline come back empty. */
 export type LineReader = (screen: Screen, lines: TextLine[], deadline: number) => Promise<OcrWord[][]>;
 
-export async function readGaps(analysis: Analysis, screen: Screen, models: PaddleModels, readLines: LineReader, deadline: number): Promise<void> {
+export async function readGaps(analysis: Analysis, screen: Screen, models: PaddleModels, readLines: LineReader, deadline: number, shortest = 0): Promise<void> {
   if (analysis.gapsRead || Date.now() >= deadline) return;
+  analysis.detected ??= models.detect(screen);
   const words = analysis.lines.flatMap((l) => l.words);
-  const gaps = (await models.detect(screen)).filter((line) => !covered(line, words));
-  if (Date.now() < deadline && gaps.length) {
-    const read = await readLines(screen, gaps, deadline);
+  const gaps = (await analysis.detected).filter((line) => !covered(line, words));
+  // A line too narrow for the text looked for is left for a later find that may need it.
+  const wanted = gaps.filter((line) => line.width >= NARROWEST_CHARACTER * line.height * shortest);
+  if (Date.now() < deadline && wanted.length) {
+    const read = await readLines(screen, wanted, deadline);
     // Read in part: nothing is replaced, and the next look reads the gaps again.
     if (Date.now() >= deadline) return;
     // A line keeps tesseract's words when the recogniser was less sure of its own.
-    const better = gaps.map((line, i) => meanConfidence(read[i]) >= meanConfidence(words.filter((w) => holds(line, w))));
-    const kept = words.filter((w) => !gaps.some((line, i) => better[i] && holds(line, w)));
+    const better = wanted.map((line, i) => meanConfidence(read[i]) >= meanConfidence(words.filter((w) => holds(line, w))));
+    const kept = words.filter((w) => !wanted.some((line, i) => better[i] && holds(line, w)));
     analysis.lines = groupLines([...kept, ...read.filter((_, i) => better[i]).flat()]);
   }
-  analysis.gapsRead = true;
+  analysis.gapsRead = wanted.length === gaps.length;
 }
 
 /** Every word of the screen from the detector and recogniser alone; past the deadline, the rest of the lines count as unread. */

@@ -76,9 +76,10 @@ class WorkerSlot {
     return this.worker;
   }
 
-  /** Reads one image; calls on one slot run one at a time. */
-  read(image: GreyImage, psm: string): Promise<OcrWord[]> {
+  /** Reads one image; calls on one slot run one at a time, and one whose turn comes after `deadline` reads nothing. */
+  read(image: GreyImage, psm: string, deadline = Infinity): Promise<OcrWord[]> {
     const job = this.queue.then(async () => {
+      if (Date.now() >= deadline) return [];
       const worker = await this.start();
       // Preprocessing already made all text dark on white: tesseract's own inverted retry only costs time.
       await worker.setParameters({ tessedit_pageseg_mode: psm as PSM, preserve_interword_spaces: '1', user_defined_dpi: '96', tessedit_do_invert: '0' });
@@ -140,6 +141,7 @@ export function findBands(image: GreyImage): { y0: number; y1: number }[] {
 export class OcrReader {
   private readonly slots: WorkerSlot[];
   private readonly memo = new Map<string, OcrWord[]>();
+  private nextSlot = 0;
 
   constructor(workers = Math.max(1, Math.min(2, os.cpus().length))) {
     this.slots = Array.from({ length: workers }, () => new WorkerSlot());
@@ -167,9 +169,9 @@ export class OcrReader {
     return { words, unread };
   }
 
-  /** Reads one crop (e.g. a single control with PSM 7) on the least busy worker, without the memo. */
-  readCrop(image: GreyImage, psm: '7' | '8' | '6' | '11'): Promise<OcrWord[]> {
-    return this.slots[0].read(image, psm);
+  /** Reads one crop (e.g. a single control with PSM 7), without the memo; crops asked for together share the workers in turn. */
+  readCrop(image: GreyImage, psm: '7' | '8' | '6' | '11', deadline = Infinity): Promise<OcrWord[]> {
+    return this.slots[this.nextSlot++ % this.slots.length].read(image, psm, deadline);
   }
 
   /**
