@@ -148,10 +148,20 @@ test('failures are retried with backoff and then named; not found keeps the mode
   server.fail(500, 500, 500, 500);
   await assert.rejects(client.find('the blue square', { timeout: 0 }), (e: Error) => e instanceof VisionModelError && !e.fatal && /failed 4 time\(s\).*HTTP 500.*GLANCE_AI_RETRIES/s.test(e.message));
 
-  // The client's ai settings and the call's reach the request; top.k as an extra body field.
+  // The call's ai settings reach the request; top.k as an extra body field.
   assert.equal((await client.find('the picture of a mountain', { timeout: 0, ai: { top: { k: 1, p: 0.5 } } })).found(), true);
   const sampled = server.requests.at(-1)!;
   assert.deepEqual([sampled.temperature, sampled.top_p, sampled.top_k], [0, 0.5, 1], 'grounding defaults to temperature 0');
+
+  // The client's own ai option reaches every request; a call's ai overrides it where it says.
+  const tuned = await connectWith(server.env(), { cacheKey: 'client-ai', ai: { temperature: 0.3, top: { p: 0.8, k: 5 } } });
+  assert.equal((await tuned.find('the picture of a mountain', { timeout: 0 })).found(), true);
+  let sent = server.requests.at(-1)!;
+  assert.deepEqual([sent.temperature, sent.top_p, sent.top_k], [0.3, 0.8, 5], 'the client option');
+  assert.equal((await tuned.find('the gear icon', { timeout: 0, ai: { top: { k: 2 } } })).found(), true);
+  sent = server.requests.at(-1)!;
+  assert.deepEqual([sent.temperature, sent.top_p, sent.top_k], [0.3, 0.8, 2], 'the call overrides top.k alone');
+  await tuned.disconnect();
 
   server.fail('not-found');
   const missing = await client.find('the magnifier icon', { timeout: 0, cacheThreshold: -1 });
