@@ -169,6 +169,28 @@ test('redraw: a click on a still page returns at once; a click that starts a 300
   await client.disconnect();
 });
 
+test('redraw: on a screen that never holds still, the wait ends at redraw.timeout and Glance says so once', async () => {
+  const client = await connected({ dashcam: false, redraw: { timeout: 700 } });
+  await client.provision.chrome({ url: redrawLab });
+  const events: CommandEvent[] = [];
+  const warnings: string[] = [];
+  client.getEmitter().on('command:success', (e: CommandEvent) => events.push(e));
+  client.getEmitter().on('log:warn', (line: string) => warnings.push(line));
+  await client.click(600, 50); // starts the endless animation
+  for (let i = 0; i < 2; i++) {
+    const t = performance.now();
+    await client.click(900, 700); // the page itself is still; the animation is not
+    const took = performance.now() - t;
+    const redraw = events.at(-1)!.redraw!;
+    assert.equal(redraw.settled, false, 'the screen kept moving');
+    assert.ok(redraw.waitedMs >= 650 && redraw.waitedMs <= 900, `the wait ended at the timeout (${redraw.waitedMs} ms)`);
+    assert.ok(took < 3000, `the click returned (${took.toFixed(0)} ms)`);
+  }
+  const said = warnings.filter((w) => /still changing 700 ms after an action.*redraw\.timeout/.test(w));
+  assert.equal(said.length, 1, `warned once: ${warnings.join(' | ')}`);
+  await client.disconnect();
+});
+
 test('redraw: thresholds.network waits until the page\'s request is answered', async () => {
   const server = http.createServer((req, res) => {
     if (req.url === '/slow') return void setTimeout(() => res.end('done'), 700);
