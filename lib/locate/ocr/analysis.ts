@@ -1,6 +1,6 @@
 import { Box, right } from '../geometry';
 import type { Screen } from '../../types/screen';
-import { cropGrey, GreyImage, prepareForOcr, toGrey } from './preprocess';
+import { cropGrey, GreyImage, prepareGrey, toGrey } from './preprocess';
 import type { OcrReader, OcrWord, Reading } from './tesseract';
 import type { TextLine } from './paddle';
 import { similarity, threshold } from '../text-match';
@@ -47,9 +47,10 @@ export function analyse(screen: Screen, readWords: ReadWords, deadline = Infinit
   if (!pending) {
     pending = (async () => {
       const raw = { width: screen.width, height: screen.height, data: screen.data };
-      const prepared = prepareForOcr(raw, screen.format);
+      const grey = toGrey(raw, screen.format);
+      const prepared = prepareGrey(grey);
       const { words, unread } = await readWords(screen, prepared, deadline);
-      return { grey: toGrey(raw, screen.format), prepared, lines: groupLines(words), unread, gapsRead: false };
+      return { grey, prepared, lines: groupLines(words), unread, gapsRead: false };
     })();
     analyses.set(screen.data, pending);
     pending.then((analysis) => { if (analysis.unread) analyses.delete(screen.data); }, () => analyses.delete(screen.data));

@@ -35,7 +35,8 @@ export function toGrey(image: RawImage, order: 'bgrx' | 'rgba'): GreyImage {
 }
 
 /**
- * Makes all text darker than its background. The screen is cut into 4x4
+ * Makes all text darker than its background, the background white, and
+ * faint text darker (contrast stretched). The screen is cut into 4x4
  * blocks; flat blocks of one colour form regions (a navbar, a button, the
  * page). A region whose enclosed text is lighter than it is inverted together
  * with that text. Regions are painted largest first, so a white button inside
@@ -104,11 +105,16 @@ export function invertLightText(grey: GreyImage): GreyImage {
   return { width, height, data: out };
 }
 
-/** Grey levels, inverted or not, scaled so that `background` becomes white. */
+/** Grey levels, inverted or not, scaled so that `background` becomes white, then stretched (see stretchLevel). */
 function levelTable(invert: boolean, background: number): Uint8Array {
   const table = new Uint8Array(256);
-  for (let g = 0; g < 256; g++) table[g] = Math.min(255, Math.round(((invert ? 255 - g : g) * 255) / background));
+  for (let g = 0; g < 256; g++) table[g] = stretchLevel(Math.min(255, Math.round(((invert ? 255 - g : g) * 255) / background)));
   return table;
+}
+
+/** Stretches contrast so the page background is white and faint text (placeholders) gets darker. */
+function stretchLevel(v: number): number {
+  return v >= WHITE_POINT ? 255 : Math.round(((v * 255) / WHITE_POINT) * 0.85);
 }
 
 interface Region { id: number; members: number[]; mean: number; x0: number; y0: number; x1: number; y1: number; area: number }
@@ -172,16 +178,6 @@ function enclosedBlocks(region: Region, owner: Int32Array, cols: number): number
   return holes;
 }
 
-/** Stretches contrast so the page background is white and faint text (placeholders) gets darker. */
-export function stretch(grey: GreyImage): GreyImage {
-  const out = new Uint8Array(grey.data.length);
-  for (let i = 0; i < out.length; i++) {
-    const v = grey.data[i];
-    out[i] = v >= WHITE_POINT ? 255 : Math.round(((v * 255) / WHITE_POINT) * 0.85);
-  }
-  return { width: grey.width, height: grey.height, data: out };
-}
-
 /**
  * Erases horizontal and vertical strokes at most 2 px thick and at least
  * LINE_MIN_RUN long: the borders of inputs, cards and tables that make
@@ -232,7 +228,12 @@ function clearAcross(out: Uint8Array, src: Uint8Array, i: number, step: number, 
 
 /** The whole preparation, for a screen in X11's BGRX order or RGBA. */
 export function prepareForOcr(image: RawImage, order: 'bgrx' | 'rgba'): GreyImage {
-  return eraseLines(stretch(invertLightText(toGrey(image, order))));
+  return prepareGrey(toGrey(image, order));
+}
+
+/** The whole preparation of a screen already in grey: dark text on white, contrast stretched, thin lines erased. */
+export function prepareGrey(grey: GreyImage): GreyImage {
+  return eraseLines(invertLightText(grey));
 }
 
 /** A binary PGM (P5) file: the cheapest image format tesseract reads. */
