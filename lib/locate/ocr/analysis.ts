@@ -148,14 +148,15 @@ function overlaps(a: Box, b: Box): boolean {
 
 /**
  * Lines where the wanted text may have been misread (a partly similar run,
- * or words tesseract was unsure of), to read again closer up.
+ * or, unless a text detector's look already read those again, words
+ * tesseract was unsure of), to read again closer up.
  */
-export function suspectLines(lines: Line[], wanted: string, limit = 6): Box[] {
+export function suspectLines(lines: Line[], wanted: string, options: { unsure: boolean } = { unsure: true }, limit = 6): Box[] {
   const scored: { box: Box; score: number }[] = [];
   for (const { words } of lines) {
     let best = 0;
     for (const w of words) best = Math.max(best, similarity(w.text, wanted.split(/\s+/)[0]), similarity(w.text, wanted));
-    const unsure = words.some((w) => w.confidence < 60);
+    const unsure = options.unsure && words.some((w) => w.confidence < 60);
     if (best >= 0.45 || unsure) scored.push({ box: boxOf(words), score: best + (unsure ? 0.2 : 0) });
   }
   return scored.sort((a, b) => b.score - a.score).slice(0, limit).map((s) => s.box);
