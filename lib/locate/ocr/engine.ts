@@ -195,7 +195,7 @@ export class OcrEngine implements LocateEngine {
   private async reread(analysis: Analysis, wanted: string, deadline: number): Promise<TextMatch[]> {
     if (Date.now() >= deadline) return [];
     // Asked for together, so that both workers read; each waits its turn and gives up at the deadline.
-    const reread = await Promise.all(suspectLines(analysis.lines, wanted).map((box) => rereadLine(analysis.prepared, box, this.reader, deadline)));
+    const reread = await Promise.all(suspectLines(analysis.lines, wanted, { unsure: !analysis.detected }).map((box) => rereadLine(analysis.prepared, box, this.reader, deadline)));
     return findText(groupLines(reread.flat()), wanted);
   }
 
