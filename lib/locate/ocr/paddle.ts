@@ -40,13 +40,11 @@ const REC_BATCH = 16;
 /** Columns (lines × padded width) per call, so that the deadline is checked every 300 ms or so. */
 const REC_BATCH_COLUMNS = 4800;
 /**
- * The detector looks at a copy this much smaller, as PaddleOCR itself does
- * (sides of at most 960 px for a 1366x768 screen): it finds the same lines
- * of UI text in about half the time.
+ * Larger screens (4K) are detected on a smaller copy: the detector's time and
+ * memory grow with pixels. (Smaller copies of UI screens lose small text: at
+ * 0.7 to 0.85 of 1366x768, a badge's digits and letters of 11 px text.)
  */
-const DET_SCALE = 0.7;
-/** Larger screens (4K) are detected on a smaller copy still: the detector's time and memory grow with pixels. */
-const DET_MAX_PIXELS = DET_SCALE * DET_SCALE * 1920 * 1088;
+const DET_MAX_PIXELS = 1920 * 1088;
 /** Lines whose words are remembered by their pixels, so that a line seen before is not read again. */
 const MEMO_LIMIT = 4000;
 /** Wider lines are read in pieces, cut between words, of at most this many pixels (at 48 high). */
@@ -92,7 +90,7 @@ export class PaddleModels {
   }
 
   /** Every line of text on the screen, in screen pixels; `scale` < 1 detects on a smaller copy (faster, loses the smallest text). */
-  async detect(screen: Screen, scale = Math.min(DET_SCALE, Math.sqrt(DET_MAX_PIXELS / (screen.width * screen.height)))): Promise<TextLine[]> {
+  async detect(screen: Screen, scale = Math.min(1, Math.sqrt(DET_MAX_PIXELS / (screen.width * screen.height)))): Promise<TextLine[]> {
     const { ort, det } = await this.load();
     const width = Math.round(screen.width * scale), height = Math.round(screen.height * scale);
     // The network wants sides in multiples of 32: the screen is padded, not stretched.
