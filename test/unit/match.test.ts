@@ -36,6 +36,11 @@ test('phrases match across word boxes on one line, and the best run wins', () =>
   assert.equal(match.text, 'Add to cart');
 });
 
+test('a placeholder\'s trailing dots do not keep it from its word', () => {
+  const [match] = findText(groupLines([word('Search...', 960, 22)]), 'Search');
+  assert.equal(match?.text, 'Search...');
+});
+
 test('a whole phrase ranks above the same word inside a longer one', () => {
   const lines = groupLines([word('New', 100, 200), word('customers', 132, 200), word('Customers', 20, 130)]);
   const matches = findText(lines, 'Customers');

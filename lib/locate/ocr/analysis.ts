@@ -3,7 +3,7 @@ import type { Screen } from '../../types/screen';
 import { cropGrey, GreyImage, prepareGrey, toGrey } from './preprocess';
 import type { OcrReader, OcrWord, Reading } from './tesseract';
 import type { TextLine } from './paddle';
-import { similarity, threshold } from '../text-match';
+import { normalise, similarity, threshold } from '../text-match';
 
 /**
  * What the OCR engine knows about one screen: its grey pixels (for finding
@@ -91,6 +91,7 @@ const LENGTH_SLACK = 0.1;
 
 export function findText(lines: Line[], wanted: string): TextMatch[] {
   const wantedWords = wanted.trim().split(/\s+/).length;
+  const wantedLength = normalise(wanted).length;
   const needed = threshold(wanted);
   const matches: TextMatch[] = [];
   for (const { words } of lines) {
@@ -104,7 +105,9 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
         }
         const text = run.map((w) => w.text).join(' ');
         // A run far longer or shorter than the wanted text cannot be similar enough: no need to measure it.
-        if (1 - Math.abs(text.length - wanted.length) / Math.max(text.length, wanted.length) < needed - LENGTH_SLACK) continue;
+        // (Lengths as compared: 'Search...' is as long as 'Search'.)
+        const length = normalise(text).length;
+        if (1 - Math.abs(length - wantedLength) / Math.max(length, wantedLength, 1) < needed - LENGTH_SLACK) continue;
         const similar = similarity(text, wanted);
         if (similar >= needed) {
           const standalone = !joined(words[i - 1], run[0]) && !joined(run[n - 1], words[i + n]);
