@@ -32,7 +32,12 @@ export interface Query {
    * withWholeText).
    */
   wholeText?: string;
+  /** "the field showing 'All statuses'", "the input with 'Jane'": the text is what the control shows, not its label. */
+  shown?: boolean;
 }
+
+/** Words that say the quoted text is shown inside the control. */
+const SHOWING = /\b(?:showing|shows|with|containing|contains|displaying|reading|that says)\s*$/;
 
 const ROLE_WORDS: [RegExp, Role][] = [
   [/\b(?:menu ?items?|menu entr(?:y|ies))\b/, 'menuitem'],
@@ -160,10 +165,14 @@ export function parseQuery(description: string): Query {
     // "Star link", "Heart button": a control that shows words is named by them, even when they are shape words.
     // ("the red button" stays a picture: colours and sizes name no text.)
     else if (text === null && !relation && !column && role !== null && TEXT_BEARING.includes(role) && whole.replace(LOOKS, ' ').trim()) wholeText = whole;
+    // "Pill badges", "Beta label": a word for shown text may be part of the text itself, where the screen shows it so.
+    const shown = trimFillers(`${before} ${body.slice(named?.index ?? 0, named?.end ?? 0)} ${after}`);
+    if (text !== null && !wholeText && role === 'text' && named && shown !== text) wholeText = shown;
   }
+  const shown = !!target && SHOWING.test(lower.slice(0, target.index));
   if (hint === 'image' && role === null) role = 'image';
   if (column && role === null) role = 'cell';
-  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(place ? { place } : {}) };
+  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(place ? { place } : {}), ...(shown ? { shown } : {}) };
 }
 
 /** Visual words that describe a look, never a name: colours and sizes. */

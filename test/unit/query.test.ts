@@ -46,6 +46,10 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   assert.deepEqual([parseQuery("the 'Pages' link in the top bar").place, parseQuery('Utilities sidebar link').place, parseQuery("'Docs' in the navbar").place], ['top', 'side', 'top']);
   assert.deepEqual([parseQuery("the 'Name' column header").place, parseQuery("'Sidebar' link").place, parseQuery('About footer link').place], [undefined, undefined, 'bottom']);
   assert.deepEqual([parse('the 12 badge').text, parse('Pending badge').text, parse("the second 'Online' badge").text], ['12', 'Pending', 'Online']);
+  // The text a field shows, not its label.
+  assert.deepEqual([parseQuery("the field showing 'email@example.com'").shown, parseQuery("the input with 'Jane'").shown, parseQuery("the 'Email' field").shown], [true, true, undefined]);
+  // ...unless the screen shows the word with it: a section titled 'Pill badges'.
+  assert.deepEqual([parseQuery('Pill badges').text, parseQuery('Pill badges').wholeText, parseQuery('the text Welcome').wholeText], ['Pill', 'Pill badges', undefined]);
   assert.equal(parse("'Pompeius René' in the table").text, 'Pompeius René');
   assert.deepEqual([parse('links').text, parse('links').role], ['links', null]);
   assert.deepEqual([parse('the gear icon').text, parse('the gear icon').role], [null, 'icon']);
