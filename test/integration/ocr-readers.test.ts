@@ -28,6 +28,11 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" fo
   <rect x="260.5" y="162.5" width="260" height="36" rx="18" fill="#ffffff" stroke="#e3e3e3"/>
   <text x="280" y="186" font-size="13" fill="#c8c8c8">ZIP Code</text>
   <text x="260" y="260" font-size="16" fill="#32325d">Invoices for March</text>
+  <text x="600" y="140" font-size="12" fill="#9a9a9a">About Me</text>
+  <text x="616" y="176" font-size="13" fill="#333333">I paint landscapes on weekends.</text>
+  <rect x="600" y="214" width="280" height="1" fill="#e3e3e3"/>
+  <rect x="600.5" y="240.5" width="220" height="36" rx="18" fill="#ffffff" stroke="#e3e3e3"/>
+  <text x="620" y="263" font-size="13" fill="#9a9a9a">Search...</text>
   <text x="28" y="220" font-size="11" letter-spacing="1.5" fill="#ffffff">USER PROFILE</text>
   <text x="220" y="330" font-size="11" fill="#222222">An option button, also referred to as a radio button, represents a single choice within a limited set of mutually exclusive choices.</text>
 </svg>`;
@@ -72,6 +77,11 @@ test('the default OCR engine finds what only the detector saw, and still refuses
     assert.ok(field && inside({ x: 260, y: 162, width: 261, height: 37 }, ...centre(field.box)), JSON.stringify(field));
     const link = await locate('Tables sidebar link');
     assert.ok(link && inside({ x: 20, y: 100, width: 80, height: 26 }, ...centre(link.box)), JSON.stringify(link));
+    // A text area drawn with only an underline: the value shown under its label; a placeholder's dots are no obstacle.
+    const notes = await locate('the About Me text area');
+    assert.ok(notes && inside({ x: 600, y: 150, width: 280, height: 64 }, ...centre(notes.box)), JSON.stringify(notes));
+    const search = await locate('the Search box');
+    assert.ok(search && inside({ x: 600, y: 240, width: 221, height: 37 }, ...centre(search.box)), JSON.stringify(search));
     const badge = await locate('the 12 badge');
     assert.ok(badge && inside({ x: 544, y: 46, width: 34, height: 28 }, ...centre(badge.box)), JSON.stringify(badge));
     assert.equal(await locate("the 'Free Upload' button"), null);

@@ -131,3 +131,24 @@ export function toggleNear(g: GreyImage, label: Box): Box | null {
   const h = y1 - y0 + 1;
   return x1 >= 0 && w >= 8 && h >= 8 && w <= 28 && h <= 28 ? { x: x0, y: y0, width: w, height: h } : null;
 }
+
+/**
+ * Whether nothing but background lies between a text and the text under it:
+ * no border of an input or a box runs across the gap (a label and the value
+ * of its underlined field, not a field's value and the next field).
+ */
+export function openBetween(g: GreyImage, upper: Box, lower: Box): boolean {
+  // Under the upper text: a field's border spans its whole value.
+  const x0 = Math.max(0, Math.round(upper.x));
+  const x1 = Math.min(g.width - 1, Math.round(right(upper)));
+  const y0 = Math.round(bottom(upper)) + 1;
+  const y1 = Math.round(lower.y) - 1;
+  if (y1 < y0 || x1 <= x0 || !inside(g, x0, y0)) return y1 < y0;
+  const background = at(g, x0, y0);
+  for (let y = y0; y <= y1; y++) {
+    let across = 0;
+    for (let x = x0; x <= x1; x++) if (Math.abs(at(g, x, y) - background) > EDGE) across++;
+    if (across > (x1 - x0 + 1) * 0.6) return false;
+  }
+  return true;
+}

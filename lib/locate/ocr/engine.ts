@@ -2,7 +2,7 @@ import { Box, bottom, centerX, centerY, contains, pad, readingOrder } from '../g
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, withWholeText } from '../query';
 import { analyse, Analysis, findText, groupLines, phrases, rereadLine, suspectLines, TextMatch } from './analysis';
-import { enclosure, fieldNear, inputLike, toggleNear } from './controls';
+import { enclosure, fieldNear, inputLike, openBetween, toggleNear } from './controls';
 import { similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
@@ -212,6 +212,9 @@ export class OcrEngine implements LocateEngine {
         if (inputLike(face)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
         const field = fieldNear(grey, match.box);
         if (field) return this.candidate(field, match, `the input labelled '${match.text}'`, 1);
+        // An underlined field (Material's, a text area drawn with only a bottom line) shows its value just under its label.
+        const value = query.shown ? null : valueBelow(analysis, match);
+        if (value) return this.candidate(pad(value.box, 4, grey), match, `the value '${value.text}' shown under the label '${match.text}' (no input border seen)`, 0.8);
         // A borderless input (a search bar in a navbar) shows nothing but its placeholder: clicking that text focuses it.
         return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no input border seen around or beside it)`, 0.75);
       }
@@ -241,6 +244,25 @@ export class OcrEngine implements LocateEngine {
       reason: `${reason} (read '${match.text}', similarity ${match.score.toFixed(2)})`, evidence: match.box,
     };
   }
+}
+
+/**
+ * The phrase that stands right under a label, starting where it starts: the
+ * value of a field drawn without a border. Null when the next line is further
+ * than three text heights below, starts elsewhere, or a border runs
+ * between them (then it belongs to another control).
+ */
+function valueBelow(analysis: Analysis, match: TextMatch): TextMatch | null {
+  // A label stands alone (or with a letter OCR split off: 'A bout Me'); words inside a sentence have the sentence's next line under them.
+  const label = match.box;
+  const phrase = phrases(analysis.lines).find((p) => contains(p.box, centerX(label), centerY(label)));
+  if (phrase && phrase.text.length > match.text.length + 4) return null;
+  const near = (p: TextMatch, heights: number) => heights * Math.max(label.height, p.box.height);
+  const under = phrases(analysis.lines).filter((p) => p.box.y >= bottom(label) && p.box.y - bottom(label) <= near(p, 3) &&
+    Math.abs(p.box.x - label.x) <= near(p, 2.5) && /[\p{L}\p{N}]{2}/u.test(p.text));
+  const value = under.sort((a, b) => a.box.y - b.box.y)[0];
+  // A text with an input under it is the next field's label, not this one's value.
+  return value && openBetween(analysis.grey, label, value.box) && !fieldNear(analysis.grey, value.box, 'below') ? value : null;
 }
 
 /** Below a column's header and about as far across: cells align left, right or centred under it. */
