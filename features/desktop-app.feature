@@ -21,7 +21,7 @@ Feature: A desktop program
   Scenario: A report in a second window, and the shelf map
     Given I run 'rm -f stockroom.csv'
     When I type 'Tape' into the 'Item' field
-    And I type '40' into the 'Quantity' field
+    And I type '400' into the 'Quantity' field
     And I press 'Backspace' 2 times
     And I type '8'
     And I click 'Add item'

@@ -43,13 +43,17 @@ function otherWords(a: string, b: string): boolean {
   if (da.length && da.length === db.length && da !== db) return true;
   const wa = a.split(' ');
   const wb = b.split(' ');
-  // A number added or left out ('Argon Dashboard 5' for 'Argon Dashboard'); a number read in two pieces is the same.
-  if (da !== db && wa.length !== wb.length && numbers(a) !== numbers(b)) return true;
+  // A number added or left out ('Argon Dashboard 5' for 'Argon Dashboard'), or another number in its place
+  // ('Tape x 8' for 'Tape x 48'); a number read in two pieces is the same.
+  const [na, nb] = [numbers(a), numbers(b)];
+  if (da !== db && wa.length !== wb.length && na.length !== nb.length) return true;
+  if (na.length && na.length === nb.length && na.some((n, i) => n !== nb[i])) return true;
   if (wa.length !== wb.length || wa.length < 2) return false;
   return wa.some((word, i) => Math.max(word.length, wb[i].length) >= 3 && 1 - editDistance(confusable(word), confusable(wb[i])) / Math.max(word.length, wb[i].length, 1) < 0.5);
 }
 
-const numbers = (text: string): number => text.split(' ').filter((word) => /^\d+$/.test(word)).length;
+/** The words that are numbers, in order. */
+const numbers = (text: string): string[] => text.split(' ').filter((word) => /^\d+$/.test(word));
 
 /** The similarity a match needs: short texts must be (nearly) exact, longer ones may carry a slip or two. */
 export function threshold(wanted: string): number {

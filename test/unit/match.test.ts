@@ -21,6 +21,8 @@ test('a slip changes letters, never the number or a whole word', () => {
   assert.ok(similarity('page 3', 'page 2') < threshold('page 2'));
   assert.ok(similarity('Argon Dashboard', 'Argon Dashboard 5') < threshold('Argon Dashboard 5'), 'a number added is another name');
   assert.ok(similarity('Total 2 5', 'Total 25') >= threshold('Total 25'), 'a number read in two pieces is the same number');
+  assert.ok(similarity('Tape x 8', 'Tape x 48') < threshold('Tape x 48'), 'another number in its place');
+  assert.ok(similarity('Tape x8', 'Tape x 48') < threshold('Tape x 48'));
   assert.ok(similarity('763,245', '763,215') < threshold('763,215'));
   assert.ok(similarity('Add a container element with the', 'Remove a container element with the') < threshold('Remove a container element with the'));
   // OCR's own slips still pass: a digit read as a letter, a letter dropped.
