@@ -255,10 +255,11 @@ export class OcrEngine implements LocateEngine {
 function valueBelow(analysis: Analysis, match: TextMatch): TextMatch | null {
   // A label stands alone (or with a letter OCR split off: 'A bout Me'); words inside a sentence have the sentence's next line under them.
   const label = match.box;
-  const phrase = phrases(analysis.lines).find((p) => contains(p.box, centerX(label), centerY(label)));
+  const all = phrases(analysis.lines);
+  const phrase = all.find((p) => contains(p.box, centerX(label), centerY(label)));
   if (phrase && phrase.text.length > match.text.length + 4) return null;
   const near = (p: TextMatch, heights: number) => heights * Math.max(label.height, p.box.height);
-  const under = phrases(analysis.lines).filter((p) => p.box.y >= bottom(label) && p.box.y - bottom(label) <= near(p, 3) &&
+  const under = all.filter((p) => p.box.y >= bottom(label) && p.box.y - bottom(label) <= near(p, 3) &&
     Math.abs(p.box.x - label.x) <= near(p, 2.5) && /[\p{L}\p{N}]{2}/u.test(p.text));
   const value = under.sort((a, b) => a.box.y - b.box.y)[0];
   // A text with an input under it is the next field's label, not this one's value.
