@@ -166,8 +166,8 @@ export function parseQuery(description: string): Query {
     // ("the red button" stays a picture: colours and sizes name no text.)
     else if (text === null && !relation && !column && role !== null && TEXT_BEARING.includes(role) && whole.replace(LOOKS, ' ').trim()) wholeText = whole;
     // "Pill badges", "Beta label": a word for shown text may be part of the text itself, where the screen shows it so.
-    const shown = trimFillers(`${before} ${body.slice(named?.index ?? 0, named?.end ?? 0)} ${after}`);
-    if (text !== null && !wholeText && role === 'text' && named && shown !== text) wholeText = shown;
+    const withRoleWord = trimFillers(`${before} ${body.slice(named?.index ?? 0, named?.end ?? 0)} ${after}`);
+    if (text !== null && !wholeText && role === 'text' && named && withRoleWord !== text) wholeText = withRoleWord;
   }
   const shown = !!target && SHOWING.test(lower.slice(0, target.index));
   if (hint === 'image' && role === null) role = 'image';

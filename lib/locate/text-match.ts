@@ -34,7 +34,7 @@ const NOT_A_SLIP = 0.6;
  * and 'Remove a container' is not 'Add a container'. Numbers with as many
  * digits but other values differ (a misread digit usually turns into a
  * letter, changing the count), and so does a number word one has and the
- * other lacks; where both have the same words, one word that shares almost
+ * other lacks or has another value of; where both have the same words, one word that shares almost
  * nothing with its counterpart is a different word.
  */
 function otherWords(a: string, b: string): boolean {
