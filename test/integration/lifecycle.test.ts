@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
+import os from 'os';
 import path from 'path';
 import { spawn } from 'child_process';
 import { Client, SandboxError } from '../../lib/sdk';
@@ -48,12 +49,18 @@ test('dashcam, redraw, analytics and preview are all implemented: nothing says o
   assert.ok(client.getRecording(), 'the dashcam kept a clip');
 });
 
-test('keepAlive: 0 stops the sandbox at once', async () => {
+test('keepAlive: 0 stops the sandbox at once, and leaves no temporary files behind', async () => {
   const client = await connected();
   const record = registry.read(client.getInstance()!.instanceId)!;
+  const chromiumTemp = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('org.chromium.Chromium.'));
+  const before = new Set(chromiumTemp());
+  // A killed Chromium leaves its singleton socket's folder in TMPDIR: the sandbox gives it one of its own.
+  await client.provision.chrome({ url: 'data:text/html,<h1>temporary</h1>' });
   await client.disconnect();
   await waitFor('the supervisor to exit', () => !processAlive(record.pid), { timeoutMs: 5000 });
   assert.equal(registry.read(record.id)!.state, 'stopped');
+  assert.deepEqual(chromiumTemp().filter((name) => !before.has(name)), []);
+  assert.equal(fs.existsSync(path.join(os.tmpdir(), `glance-${record.id}`)), false);
 });
 
 test('keepAlive N: rejoinable by sandboxId within N ms, stopped after, with a clear error', async () => {

@@ -96,7 +96,10 @@ async function main(): Promise<void> {
   const { display, pid: xvfbPid } = await xvfbReady;
   const bus = await desktopBus;
   const busEnv = bus ? { ...ACCESSIBILITY_ENV, DBUS_SESSION_BUS_ADDRESS: bus.address, XDG_RUNTIME_DIR: runtime } : {};
-  const env: NodeJS.ProcessEnv = { ...inherited, ...busEnv, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
+  // Programs' temporary files (Chromium's singleton socket folder, which a killed Chromium leaves) go with the sandbox.
+  const tmp = path.join(runtime, 'tmp');
+  fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  const env: NodeJS.ProcessEnv = { ...inherited, TMPDIR: tmp, ...busEnv, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
   processes.spawn('openbox', ['--sm-disable'], { env, stdio: ['ignore', log, log] });
   const driver = await X11Driver.connect(display);
   // The dashcam, redraw detection and, for a preview, x11vnc with the preview page.
