@@ -41,6 +41,8 @@ function otherWords(a: string, b: string): boolean {
   const da = a.replace(/\D/g, '');
   const db = b.replace(/\D/g, '');
   if (da.length && da.length === db.length && da !== db) return true;
+  // A digit more or fewer is another number ('1/tcp' is not '13/tcp'), unless a letter read for a digit explains it ('l3' for '13').
+  if (da.length && db.length && da !== db && confusable(a) !== confusable(b)) return true;
   const wa = a.split(' ');
   const wb = b.split(' ');
   // A number added or left out ('Argon Dashboard 5' for 'Argon Dashboard'), or another number in its place

@@ -25,7 +25,10 @@ test('a slip changes letters, never the number or a whole word', () => {
   assert.ok(similarity('Tape x8', 'Tape x 48') < threshold('Tape x 48'));
   assert.ok(similarity('763,245', '763,215') < threshold('763,215'));
   assert.ok(similarity('Add a container element with the', 'Remove a container element with the') < threshold('Remove a container element with the'));
+  assert.ok(similarity('1/tcp', '13/tcp') < threshold('13/tcp'), 'a digit fewer is another number');
+  assert.ok(similarity('19109117', '89/09/17') < threshold('89/09/17'));
   // OCR's own slips still pass: a digit read as a letter, a letter dropped.
+  assert.ok(similarity('l3/tcp', '13/tcp') >= threshold('13/tcp'));
   assert.ok(similarity('12,10OK', '12,100K') >= threshold('12,100K'));
   assert.ok(similarity('Add a contaner element with the', 'Add a container element with the') >= threshold('Add a container element with the'));
   assert.ok(similarity('Order 1O01', 'Order 1001') >= threshold('Order 1001'));
@@ -49,6 +52,16 @@ test('a whole phrase ranks above the same word inside a longer one', () => {
   assert.equal(matches.length, 2);
   assert.equal(matches[0].box.x, 20);
   assert.ok(matches[0].standalone && !matches[1].standalone);
+});
+
+test('the symbols asked for rank first, and a word read in two pieces is one word', () => {
+  // '<button>' in a sentence of code, read as two pieces; the word 'Button' as a heading.
+  const lines = groupLines([word('Button', 40, 40), word('a', 690, 300), word('<but', 712, 300, 32), word('ton>.', 747, 300, 40), word('Input', 800, 300)]);
+  const [match] = findText(lines, '<button>');
+  assert.equal(match.text, '<but ton>.');
+  assert.equal(findText(lines, 'Button')[0].text, 'Button', 'without symbols asked for, the heading is as good');
+  // Pieces far apart are two words.
+  assert.deepEqual(findText(groupLines([word('but', 100, 50), word('ton', 160, 50)]), 'button'), []);
 });
 
 test('punctuation-only words (borders read as | [) are dropped', () => {

@@ -91,6 +91,7 @@ const LENGTH_SLACK = 0.1;
 
 export function findText(lines: Line[], wanted: string): TextMatch[] {
   const wantedWords = wanted.trim().split(/\s+/).length;
+  const oneWord = wantedWords === 1;
   const wantedLength = normalise(wanted).length;
   const needed = threshold(wanted);
   const matches: TextMatch[] = [];
@@ -108,11 +109,15 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
         // (Lengths as compared: 'Search...' is as long as 'Search'.)
         const length = normalise(text).length;
         if (1 - Math.abs(length - wantedLength) / Math.max(length, wantedLength, 1) < needed - LENGTH_SLACK) continue;
-        const similar = similarity(text, wanted);
+        // A word of monospace code is now and then read in two pieces a few pixels apart ('<but' 'ton>'): a one-word
+        // text is also tried joined up.
+        const pieces = n > 1 && oneWord && run.every((w, k) => k === 0 || w.x - right(run[k - 1]) <= Math.max(w.height, run[k - 1].height) * 0.6);
+        const similar = pieces ? Math.max(similarity(text, wanted), similarity(run.map((w) => w.text).join(''), wanted)) : similarity(text, wanted);
         if (similar >= needed) {
           const standalone = !joined(words[i - 1], run[0]) && !joined(run[n - 1], words[i + n]);
-          // Among equally similar runs, prefer the exact spelling and a whole phrase.
-          const score = Math.min(1, similar - (text === wanted.trim() ? 0 : 0.01) - (standalone ? 0 : 0.03));
+          // Among equally similar runs, prefer the exact spelling, the symbols asked for ('<button>' in code over
+          // the word 'Button' in a heading) and a whole phrase.
+          const score = Math.min(1, similar - (text === wanted.trim() ? 0 : 0.01) - (keepsSymbols(text, wanted) ? 0 : 0.05) - (standalone ? 0 : 0.03));
           matches.push({ box: boxOf(run), text, score, standalone, ocrConfidence: run.reduce((s, w) => s + w.confidence, 0) / n });
         }
       }
@@ -122,6 +127,12 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
   const kept: TextMatch[] = [];
   for (const m of matches) if (!kept.some((k) => overlaps(k.box, m.box))) kept.push(m);
   return kept;
+}
+
+/** Whether a read shows every symbol the wanted text has ('<', '#', '@'), apart from the sentence's own punctuation. */
+function keepsSymbols(read: string, wanted: string): boolean {
+  const symbols = wanted.replace(/[\p{L}\p{N}\s.,:;!?'"]/gu, '');
+  return [...symbols].every((symbol) => read.includes(symbol));
 }
 
 /**
