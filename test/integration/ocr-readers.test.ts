@@ -11,7 +11,8 @@ import type { Screen } from '../../lib/types/screen';
 /**
  * The text detector and recogniser that read what tesseract misses, on a
  * screen drawn with real fonts: white on a coloured button and a dark
- * sidebar, a badge's digits, a light placeholder in a pill-shaped input.
+ * sidebar, a badge's digits, a light placeholder in a pill-shaped input, a
+ * spin button and a strip of tabs.
  */
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" font-family="DejaVu Sans, Liberation Sans, sans-serif">
   <rect width="900" height="420" fill="#f4f5f7"/>
@@ -34,6 +35,15 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" fo
   <rect x="600.5" y="240.5" width="220" height="36" rx="18" fill="#ffffff" stroke="#e3e3e3"/>
   <text x="620" y="263" font-size="13" fill="#9a9a9a">Search...</text>
   <text x="28" y="220" font-size="11" letter-spacing="1.5" fill="#ffffff">USER PROFILE</text>
+  <text x="820" y="30" font-size="12" fill="#555555">50</text>
+  <rect x="640.5" y="40.5" width="120" height="34" rx="4" fill="#ffffff" stroke="#c0c0c0"/>
+  <rect x="690" y="41" width="1" height="33" fill="#c0c0c0"/><rect x="725" y="41" width="1" height="33" fill="#c0c0c0"/>
+  <text x="652" y="62" font-size="14" fill="#222222">50</text>
+  <rect x="699" y="56" width="16" height="2" fill="#222222"/><rect x="734" y="56" width="16" height="2" fill="#222222"/><rect x="741" y="49" width="2" height="16" fill="#222222"/>
+  <rect x="220.5" y="366.5" width="330" height="36" rx="6" fill="#ffffff" stroke="#d0d0d0"/>
+  <text x="236" y="389" font-size="13" fill="#333333">Teams</text>
+  <text x="336" y="389" font-size="13" fill="#333333">Profile</text>
+  <text x="436" y="389" font-size="13" fill="#333333">Projects</text>
   <text x="220" y="330" font-size="11" fill="#222222">An option button, also referred to as a radio button, represents a single choice within a limited set of mutually exclusive choices.</text>
 </svg>`;
 
@@ -84,6 +94,12 @@ test('the default OCR engine finds what only the detector saw, and still refuses
     assert.ok(search && inside({ x: 600, y: 240, width: 221, height: 37 }, ...centre(search.box)), JSON.stringify(search));
     const badge = await locate('the 12 badge');
     assert.ok(badge && inside({ x: 544, y: 46, width: 34, height: 28 }, ...centre(badge.box)), JSON.stringify(badge));
+    // A spin button's compact entry is a field; the same number on the page is not.
+    const spin = await locate("the field showing '50'");
+    assert.ok(spin && inside({ x: 640, y: 40, width: 50, height: 35 }, ...centre(spin.box)), JSON.stringify(spin));
+    // A strip holding several labels is a bar of tabs, not the control of one of them.
+    const tab = await locate("the 'Teams' tab");
+    assert.ok(tab && inside({ x: 226, y: 366, width: 80, height: 37 }, ...centre(tab.box)), JSON.stringify(tab));
     assert.equal(await locate("the 'Free Upload' button"), null);
     assert.equal(await locate("the 'Invoices for April' heading"), null);
   } finally {

@@ -62,9 +62,13 @@ function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: numb
   return box;
 }
 
-/** A box shaped like a text input or a select: wider than tall, between 16 and 80 px high. */
-export function inputLike(box: Box | null): box is Box {
-  return !!box && box.height >= 16 && box.height <= 80 && box.width >= 40 && box.width >= box.height * 1.8;
+/**
+ * A box shaped like a text input or a select: wider than tall, between 16 and
+ * 80 px high. A face a value is read in may be as compact as a spin button's
+ * entry (its steppers beside it): `minRatio` 1.25.
+ */
+export function inputLike(box: Box | null, minRatio = 1.8): box is Box {
+  return !!box && box.height >= 16 && box.height <= 80 && box.width >= 40 && box.width >= box.height * minRatio;
 }
 
 /** The first edge (a change of more than EDGE grey levels) along a ray, as a distance, or -1. */

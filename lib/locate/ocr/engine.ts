@@ -209,7 +209,7 @@ export class OcrEngine implements LocateEngine {
     switch (query.role) {
       case 'field':
       case 'dropdown': {
-        if (inputLike(face)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
+        if (inputLike(face, 1.25)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
         const field = fieldNear(grey, match.box);
         if (field) return this.candidate(field, match, `the input labelled '${match.text}'`, 1);
         // An underlined field (Material's, a text area drawn with only a bottom line) shows its value just under its label.
@@ -278,9 +278,14 @@ function normalisedIncludes(read: string, wanted: string): boolean {
 
 /**
  * Whether `outer` holds words on another line than `own`'s: a control's label
- * is one line, a menu or a card has several. (Words beside it on the same line
- * may be OCR's fragments of the label itself: 'inv' 'e' for 'invoice'.)
+ * is one line, a menu or a card has several. Beside it on the same line, one
+ * more phrase is part of the control ('Sans Regular' and its size '12'), and
+ * short pieces may be OCR's fragments of the label itself ('inv' 'e' for
+ * 'invoice'); two more phrases make a bar of controls (a tab strip, a toolbar).
  */
 function holdsOtherWords(analysis: Analysis, outer: Box, own: Box): boolean {
-  return analysis.lines.some(({ words }) => words.some((w) => contains(outer, centerX(w), centerY(w)) && (centerY(w) < own.y || centerY(w) > bottom(own))));
+  const within = (w: Box) => contains(outer, centerX(w), centerY(w));
+  if (analysis.lines.some(({ words }) => words.some((w) => within(w) && (centerY(w) < own.y || centerY(w) > bottom(own))))) return true;
+  const beside = phrases(analysis.lines, own).filter((p) => within(p.box) && p.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 3);
+  return beside.length >= 2;
 }
