@@ -50,9 +50,14 @@ function otherWords(a: string, b: string): boolean {
   const [na, nb] = [numbers(a), numbers(b)];
   if (da !== db && wa.length !== wb.length && na.length !== nb.length) return true;
   if (na.length && na.length === nb.length && na.some((n, i) => n !== nb[i])) return true;
-  if (wa.length !== wb.length || wa.length < 2) return false;
+  if (wa.length !== wb.length) return false;
+  // A plural is another name ('Orders' is not 'Order', 'Dropdowns' not 'Dropdown'): OCR does not add an 's'.
+  if (wa.some((word, i) => plural(word, wb[i]) || plural(wb[i], word))) return true;
+  if (wa.length < 2) return false;
   return wa.some((word, i) => Math.max(word.length, wb[i].length) >= 3 && 1 - editDistance(confusable(word), confusable(wb[i])) / Math.max(word.length, wb[i].length, 1) < 0.5);
 }
+
+const plural = (word: string, other: string) => other.length >= 3 && /^\p{L}+$/u.test(other) && (word === `${other}s` || word === `${other}es`);
 
 /** The words that are numbers, in order. */
 const numbers = (text: string): string[] => text.split(' ').filter((word) => /^\d+$/.test(word));

@@ -26,6 +26,8 @@ test('a slip changes letters, never the number or a whole word', () => {
   assert.ok(similarity('763,245', '763,215') < threshold('763,215'));
   assert.ok(similarity('Add a container element with the', 'Remove a container element with the') < threshold('Remove a container element with the'));
   assert.ok(similarity('1/tcp', '13/tcp') < threshold('13/tcp'), 'a digit fewer is another number');
+  assert.ok(similarity('Dropdowns', 'Dropdown') < threshold('Dropdown'), 'a plural is another name');
+  assert.ok(similarity('Recent orders', 'Recent order') < threshold('Recent order'));
   assert.ok(similarity('19109117', '89/09/17') < threshold('89/09/17'));
   // OCR's own slips still pass: a digit read as a letter, a letter dropped.
   assert.ok(similarity('l3/tcp', '13/tcp') >= threshold('13/tcp'));
@@ -62,6 +64,15 @@ test('the symbols asked for rank first, and a word read in two pieces is one wor
   assert.equal(findText(lines, 'Button')[0].text, 'Button', 'without symbols asked for, the heading is as good');
   // Pieces far apart are two words.
   assert.deepEqual(findText(groupLines([word('but', 100, 50), word('ton', 160, 50)]), 'button'), []);
+});
+
+test('an item of a menu bar is set apart from its neighbours, a word of a sentence is not', () => {
+  // Menu items a bit more than a height apart (one phrase by the usual reach); words of a sentence a space apart.
+  const bar = groupLines([word('File', 100, 50, 20), word('Edit', 135, 50, 23), word('Options', 173, 50, 46)]);
+  const [edit] = findText(bar, 'Edit');
+  assert.ok(!edit.standalone && edit.setApart);
+  const [inSentence] = findText(groupLines([word('Please', 100, 50, 40), word('edit', 144, 50, 24), word('it', 172, 50, 8)]), 'Edit');
+  assert.ok(!inSentence.standalone && !inSentence.setApart);
 });
 
 test('punctuation-only words (borders read as | [) are dropped', () => {

@@ -35,6 +35,12 @@ export interface TextMatch {
   score: number;
   /** The run is a whole phrase, not part of a longer one ("Customers" vs "New customers"). */
   standalone: boolean;
+  /**
+   * Its neighbours stand a height or more away, farther than words of one
+   * phrase: an item of a menu bar or a tab strip ('File  Edit  Options'), which
+   * sit closer together than two phrases need to be.
+   */
+  setApart?: boolean;
   /** Mean tesseract confidence of the words, 0-100. */
   ocrConfidence: number;
 }
@@ -86,6 +92,9 @@ const boxOf = (words: OcrWord[]): Box => {
  * Every place the wanted text is read: runs of neighbouring words on a line
  * whose joined text is similar enough. Overlapping runs keep the best.
  */
+/** What a whole phrase scores above the same words inside a longer one. */
+export const STANDALONE_BONUS = 0.03;
+
 /** How much normalising (case, edge punctuation, OCR confusions) can bring two lengths closer. */
 const LENGTH_SLACK = 0.1;
 
@@ -115,10 +124,11 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
         const similar = pieces ? Math.max(similarity(text, wanted), similarity(run.map((w) => w.text).join(''), wanted)) : similarity(text, wanted);
         if (similar >= needed) {
           const standalone = !joined(words[i - 1], run[0]) && !joined(run[n - 1], words[i + n]);
+          const setApart = standalone || (!joined(words[i - 1], run[0], ITEM_GAP) && !joined(run[n - 1], words[i + n], ITEM_GAP));
           // Among equally similar runs, prefer the exact spelling, the symbols asked for ('<button>' in code over
           // the word 'Button' in a heading) and a whole phrase.
-          const score = Math.min(1, similar - (text === wanted.trim() ? 0 : 0.01) - (keepsSymbols(text, wanted) ? 0 : 0.05) - (standalone ? 0 : 0.03));
-          matches.push({ box: boxOf(run), text, score, standalone, ocrConfidence: run.reduce((s, w) => s + w.confidence, 0) / n });
+          const score = Math.min(1, similar - (text === wanted.trim() ? 0 : 0.01) - (keepsSymbols(text, wanted) ? 0 : 0.05) - (standalone ? 0 : STANDALONE_BONUS));
+          matches.push({ box: boxOf(run), text, score, standalone, setApart, ocrConfidence: run.reduce((s, w) => s + w.confidence, 0) / n });
         }
       }
     }
@@ -141,11 +151,14 @@ function keepsSymbols(read: string, wanted: string): boolean {
  * stands further from its label than a word from the next). An icon read as a
  * letter or two, unsurely ('BB' beside 'Layouts'), joins nothing.
  */
-function joined(left: OcrWord | undefined, next: OcrWord | undefined): boolean {
+function joined(left: OcrWord | undefined, next: OcrWord | undefined, wordGap = 1.5): boolean {
   if (!left || !next || iconRead(left) || iconRead(next)) return false;
-  const reach = left.text.length === 1 || next.text.length === 1 ? 1 : 1.5;
+  const reach = left.text.length === 1 || next.text.length === 1 ? Math.min(1, wordGap) : wordGap;
   return next.x - right(left) <= Math.max(left.height, next.height) * reach;
 }
+
+/** The gap, in heights, under which words are one phrase even among the items of a bar: a few spaces' width. */
+const ITEM_GAP = 0.9;
 
 /** A word of one or two characters read less surely than this is likely an icon read as letters. */
 const ICON_READ = 75;

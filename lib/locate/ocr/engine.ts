@@ -1,7 +1,7 @@
 import { Box, bottom, centerX, centerY, contains, pad, readingOrder } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, withWholeText } from '../query';
-import { analyse, Analysis, findText, groupLines, phrases, rereadLine, suspectLines, TextMatch } from './analysis';
+import { analyse, Analysis, findText, groupLines, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, openBetween, toggleNear } from './controls';
 import { similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
@@ -123,7 +123,8 @@ export class OcrEngine implements LocateEngine {
     } else {
       let matches = findText(analysis.lines, query.text);
       if (!matches.length) matches = await this.reread(analysis, query.text, deadline);
-      if (query.role && WHOLE_LABEL_ROLES.includes(query.role)) matches = matches.filter((m) => m.standalone);
+      // A tab or a menu item is a whole label; in a bar, one set apart from its neighbours is as whole as a phrase.
+      if (query.role && WHOLE_LABEL_ROLES.includes(query.role)) matches = matches.filter((m) => m.setApart).map((m) => (m.standalone ? m : { ...m, score: Math.min(1, m.score + STANDALONE_BONUS) }));
       candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
     }
     if (header) candidates = candidates.filter((c) => underColumn(c.box, header.box));
@@ -279,13 +280,19 @@ function normalisedIncludes(read: string, wanted: string): boolean {
 /**
  * Whether `outer` holds words on another line than `own`'s: a control's label
  * is one line, a menu or a card has several. Beside it on the same line, one
- * more phrase is part of the control ('Sans Regular' and its size '12'), and
+ * more word is part of the control ('Sans Regular' and its size '12'), and
  * short pieces may be OCR's fragments of the label itself ('inv' 'e' for
- * 'invoice'); two more phrases make a bar of controls (a tab strip, a toolbar).
+ * 'invoice'); two more words make a bar of controls (a tab strip, a menu bar).
  */
 function holdsOtherWords(analysis: Analysis, outer: Box, own: Box): boolean {
   const within = (w: Box) => contains(outer, centerX(w), centerY(w));
-  if (analysis.lines.some(({ words }) => words.some((w) => within(w) && (centerY(w) < own.y || centerY(w) > bottom(own))))) return true;
-  const beside = phrases(analysis.lines, own).filter((p) => within(p.box) && p.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 3);
-  return beside.length >= 2;
+  let beside = 0;
+  for (const { words } of analysis.lines) {
+    for (const w of words) {
+      if (!within(w) || contains(own, centerX(w), centerY(w))) continue;
+      if (centerY(w) < own.y || centerY(w) > bottom(own)) return true;
+      if (w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 3 && ++beside >= 2) return true;
+    }
+  }
+  return false;
 }
