@@ -4,7 +4,7 @@ import { Client } from '../lib/sdk';
 import { serveFolder } from '../lib/util/static-server';
 import { waitFor } from '../lib/util/wait';
 import { newClient, testState } from '../test/helpers/glance';
-import { snapshotFromTree } from './locate/real/desktop';
+import { snapshotFromTree, stillTree } from './locate/real/desktop';
 import { generateCases } from './locate/real/generate';
 import { isHit } from './locate/real/score';
 import { ensureSource, loadSources } from './locate/real/source-list';
@@ -61,14 +61,7 @@ export async function a11yAccuracyBench(): Promise<Figure[]> {
       await waitFor(`${screen.source}'s tree`, async () => ((await agent.a11ySnapshot({ deadlineMs: 2000 })).nodes.length > 5 ? true : undefined), { timeoutMs: 15_000, intervalMs: 300 });
       await auto.settle(2000);
       // Pages go on moving after they settle (a sidebar opens its current section): the truth is a tree that stays put.
-      let layout = '';
-      const nodes = await waitFor(`${screen.source}'s tree to stay put`, async () => {
-        const { nodes: all } = await agent.a11ySnapshot({ deadlineMs: 2000 });
-        const now = JSON.stringify(all.map((node) => [node.role, node.name, node.box]));
-        const still = now === layout;
-        layout = now;
-        return still ? all : undefined;
-      }, { timeoutMs: 15_000, intervalMs: 1000 });
+      const nodes = await stillTree(agent, null, screen.source);
       // Each screen's tree is kept beside the results, to study a miss without the sandbox.
       fs.mkdirSync(TREES, { recursive: true });
       fs.writeFileSync(path.join(TREES, `${n}.json`), JSON.stringify({ source: screen.source, nodes }));

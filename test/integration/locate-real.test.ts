@@ -12,8 +12,9 @@ import sharp from 'sharp';
 
 /**
  * A small sample of the real-UI set, built end to end: two small packages
- * packed from npm, one page each captured in Chromium, cases generated from
- * the DOM and a few of them located through OfflineLocator in the bench's
+ * packed from npm, one page each captured in Chromium, and a zenity dialog
+ * captured in a sandbox; cases generated from the DOM and the accessibility
+ * tree, and a few of them located through OfflineLocator in the bench's
  * bounded child process. It checks the set and the scorer work; accuracy is
  * the bench's business (`npm run bench -- locate-real`).
  */
@@ -23,15 +24,16 @@ let set: RealSet;
 before(async () => {
   const all = loadSources();
   const sample = all.web.filter((s) => s.name === '98.css' || s.name === 'startbootstrap-resume').map((s) => ({ ...s, pages: s.pages.slice(0, 1) }));
-  assert.equal(sample.length, 2);
+  const desktop = all.desktop.filter((s) => s.app === 'zenity' && s.label === 'forms');
+  assert.equal(sample.length + desktop.length, 3);
   dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'locate-real-'));
-  set = await buildSet({ sources: { ...all, resolutions: [[1366, 768]], web: sample }, dir });
+  set = await buildSet({ sources: { ...all, resolutions: [[1366, 768]], web: sample, desktop }, dir });
 });
 
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('the real-UI set builds, its boxes are sane, and its cases score', { timeout: 120_000 }, async () => {
-  assert.equal(set.screens.length, 2);
+  assert.equal(set.screens.length, 3);
   for (const screen of set.screens) {
     assert.ok(fs.statSync(path.join(dir, screen.png)).size > 10_000, `${screen.id} has a picture`);
     assert.match(screen.pageSha, /^[0-9a-f]{64}$/);

@@ -101,6 +101,13 @@ test('the source list is pinned and keeps out the packages reserved for acceptan
   }
   const tuning = sources.web.filter((s) => s.part === 'tune').length;
   assert.ok(tuning > 0 && tuning <= sources.web.length / 2, 'most sources are held back');
+  // Desktop programs: Debian packages, none reserved, both parts present.
+  assert.ok(sources.desktop.length >= 5);
+  for (const s of sources.desktop) {
+    assert.ok(!reserved.test(s.name) && !reserved.test(s.command), `${s.name} (${s.command}) is reserved`);
+    assert.ok(s.license && s.app && s.command, s.name);
+  }
+  assert.deepEqual([...new Set(sources.desktop.map((s) => s.part))].sort(), ['held', 'tune']);
 });
 
 test('the bounded runner survives a job that throws, hangs, crashes or eats memory, and goes on', async () => {
@@ -133,6 +140,8 @@ test('desktop screens: the accessibility tree gives the same elements, fields la
     node(':1/2', 'text', '', box(60, 48, 200, 24), { states: ['editable'], value: 'Alice', labelledBy: [':1/1'] }),
     node(':1/3', 'check box', 'Remember me', box(10, 90, 100, 18)),
     node(':1/4', 'push button', 'Off screen', box(2000, 10)),
+    // A toolbar button drawn as an icon: its name is a tooltip, not text on the screen.
+    node(':1/5', 'push button', 'Undo', box(200, 10, 32, 31)),
   ], { width: 1366, height: 768 });
   assert.deepEqual(snap.elements.map((e) => `${e.kind}:${e.text}`), ['button:Save', 'text:Name', 'field:Name', 'checkbox:Remember me']);
   assert.equal(snap.elements[2].value, 'Alice');

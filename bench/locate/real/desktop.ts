@@ -1,8 +1,14 @@
 import fs from 'fs';
 import path from 'path';
 import crypto from 'crypto';
+import { execFileSync } from 'child_process';
 import type { A11yNode } from '../../../lib/types/a11y';
 import { looksLikeWidgetId } from '../../../lib/locate/a11y/roles';
+import type { AgentClient } from '../../../lib/sandbox/agent-client';
+import { waitFor } from '../../../lib/util/wait';
+import { newClient, testState } from '../../../test/helpers/glance';
+import type { CapturedScreen } from './capture';
+import { sourceSlug } from './source-list';
 import type { ScreenSnapshot, SeenElement, TargetKind } from './types';
 
 /**
@@ -11,14 +17,16 @@ import type { ScreenSnapshot, SeenElement, TargetKind } from './types';
  * same SeenElements a web page gives, so one generator phrases both.
  */
 export interface DesktopSource {
-  /** The Debian package, and the command that starts the program. */
+  /** The Debian package that ships the program; its installed version is recorded with each screen. */
   name: string;
-  version: string;
   license: string;
   part: 'tune' | 'held';
+  /** Run through sh in the sandbox: the program, its arguments, and any environment ('GTK_THEME=Adwaita:dark'). */
   command: string;
-  /** The application name the tree gives it ('gtk3-widget-factory'). */
+  /** The application name its tree gives ('gtk3-widget-factory'). */
   app: string;
+  /** Tells apart two screens of the same program ('dark', 'services'). */
+  label: string;
   styles: string[];
 }
 
@@ -35,10 +43,20 @@ const norm = (s: string | null | undefined) => (s ?? '').replace(/\p{Co}/gu, ' '
 /** A GTK widget id left as the name ('emblem-default-symbolic', 'button1') is not shown on the screen. */
 const shown = (s: string | null | undefined) => (looksLikeWidgetId(norm(s)) ? '' : norm(s));
 
+/**
+ * A control whose name could not fit in its box shows an icon (a toolbar's
+ * 'Undo'): the name is its tooltip, not text on the screen. About square, or
+ * narrower than 6 px a letter, for more than two letters.
+ */
+const ICON_KINDS = new Set<TargetKind>(['button', 'tab', 'menu-item', 'link']);
+const showsIcon = (kind: TargetKind, text: string, box: { width: number; height: number }) =>
+  ICON_KINDS.has(kind) && text.length > 2 && (box.width < box.height * 1.4 || text.length * 6 > box.width);
+
 /** What a person sees of the tree: named controls with their boxes, field labels from the labelled-by relation. */
 export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; height: number }): ScreenSnapshot {
   const byPath = new Map(nodes.map((n) => [n.path, n]));
-  const onScreen = (n: A11yNode) => n.box.width >= 4 && n.box.height >= 4 && n.box.x >= 0 && n.box.y >= 0 && n.box.x + n.box.width <= screen.width && n.box.y + n.box.height <= screen.height;
+  // A row a list's edge cuts to a few pixels (the tree gives what shows) has no readable text: 10 px at least.
+  const onScreen = (n: A11yNode) => n.box.width >= 4 && n.box.height >= 10 && n.box.x >= 0 && n.box.y >= 0 && n.box.x + n.box.width <= screen.width && n.box.y + n.box.height <= screen.height;
   const elements: SeenElement[] = [];
   for (const node of nodes.filter(onScreen)) {
     let kind = ROLE_KIND[node.role];
@@ -50,7 +68,7 @@ export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; hei
     // Chromium gives a <label> its text as the value, with no name.
     const label = node.labelledBy.map((p) => byPath.get(p)).find((l) => l && onScreen(l) && norm(l.name || l.value));
     const text = field ? shown(label?.name || label?.value) : shown(node.name || node.value);
-    if (!field && !text) continue;
+    if (!field && (!text || showsIcon(kind, text, node.box))) continue;
     const value = field ? shown(kind === 'dropdown' ? node.name || node.value : node.value) : '';
     elements.push({
       kind, text, box: node.box, region: node.role.includes('menu') ? 'top bar' : 'main',
@@ -63,28 +81,70 @@ export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; hei
   return { elements, texts, allText };
 }
 
-/** The sandbox a desktop capture runs in: its screen as PNG, its tree, and a way to start a program. */
-export interface DesktopSandbox {
-  launch(command: string): Promise<void>;
-  screenPng(): Promise<Buffer>;
-  a11ySnapshot(): Promise<{ nodes: A11yNode[] }>;
+/** Waits until the tree of `app` stops changing (programs go on laying out after their window shows); returns it. */
+export async function stillTree(agent: AgentClient, app: string | null, label: string): Promise<A11yNode[]> {
+  let layout = '';
+  return waitFor(`${label}'s accessibility tree to stay put`, async () => {
+    const nodes = (await agent.a11ySnapshot({ deadlineMs: 2000 })).nodes.filter((n) => app === null || n.app === app);
+    const now = JSON.stringify(nodes.map((n) => [n.role, n.name, n.box]));
+    const still = now === layout && nodes.some((n) => ROLE_KIND[n.role]);
+    layout = now;
+    return still ? nodes : undefined;
+  }, { timeoutMs: 20_000, intervalMs: 1000 });
 }
 
-/** Starts the program, waits until its tree shows, and keeps the screen and the snapshot that go together. */
-export async function captureDesktop(source: DesktopSource, sandbox: DesktopSandbox, screen: { width: number; height: number }, outFile: string): Promise<{ png: string; pageSha: string; snapshot: ScreenSnapshot }> {
-  await sandbox.launch(source.command);
-  const deadline = Date.now() + 15_000;
-  let nodes: A11yNode[] = [];
-  while (Date.now() < deadline) {
-    nodes = (await sandbox.a11ySnapshot()).nodes.filter((n) => n.app === source.app);
-    if (nodes.some((n) => ROLE_KIND[n.role])) break;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+/** The installed version of a Debian package, so that a screen records what drew it. */
+function debianVersion(pkg: string): string {
+  try {
+    return execFileSync('dpkg-query', ['-W', '-f=${Version}', pkg], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(`the desktop source '${pkg}' is not installed: add it to the packages in scripts/setup.sh, or remove it from bench/locate/real/sources.json`);
   }
-  if (!nodes.length) throw new Error(`${source.name}: its window published no accessibility tree within 15 s`);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const png = await sandbox.screenPng();
-  const settled = (await sandbox.a11ySnapshot()).nodes.filter((n) => n.app === source.app);
-  fs.mkdirSync(path.dirname(outFile), { recursive: true });
-  fs.writeFileSync(outFile, png);
-  return { png: outFile, pageSha: crypto.createHash('sha256').update(`${source.name}@${source.version}`).digest('hex'), snapshot: snapshotFromTree(settled, screen) };
+}
+
+/** A program is its own source ('gtk3-demo', not its package 'gtk-3-examples'): programs of one package may fall on either side of the split. */
+export function desktopSourceName(source: DesktopSource): string {
+  return source.app.toLowerCase() === source.name ? source.name : `${source.app} (${source.name})`;
+}
+
+export function desktopScreenId(source: DesktopSource, width: number, height: number): string {
+  return `${sourceSlug(source.name)}--${source.app}${source.label ? `-${source.label}` : ''}@${width}x${height}`;
+}
+
+/**
+ * Captures every desktop source at each resolution, one sandbox per
+ * resolution: the program is started alone on the desktop, and its screen and
+ * its tree are kept once the tree holds still.
+ */
+export async function captureDesktopSources(sources: DesktopSource[], resolutions: [number, number][], outDir: string, log: (line: string) => void): Promise<{ source: DesktopSource; screen: CapturedScreen }[]> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const versions = new Map(sources.map((s) => [s.name, debianVersion(s.name)]));
+  const captured: { source: DesktopSource; screen: CapturedScreen }[] = [];
+  for (const [width, height] of resolutions) {
+    const state = testState();
+    const client = newClient(state, { cache: false, logging: false, resolution: `${width}x${height}` });
+    try {
+      await client.auth();
+      await client.connect({ keepAlive: 0 });
+      const agent = client.requireAgent();
+      for (const source of sources) {
+        const started = Date.now();
+        await client.resetApps();
+        await client.provision.app({ command: source.command });
+        await client.settle(2000);
+        const nodes = await stillTree(agent, source.app, source.name);
+        const id = desktopScreenId(source, width, height);
+        const png = path.join(outDir, `${id}.png`);
+        fs.writeFileSync(png, await agent.screenPng());
+        const version = versions.get(source.name)!;
+        const pageSha = crypto.createHash('sha256').update(`${source.name}@${version}\n${source.command}`).digest('hex');
+        captured.push({ source, screen: { id, source: desktopSourceName(source), page: `${source.app}${source.label ? ` (${source.label})` : ''} ${version}`, width, height, png, pageSha, snapshot: snapshotFromTree(nodes, { width, height }) } });
+        log(`  ${source.name} ${source.app}${source.label ? ` (${source.label})` : ''} at ${width}x${height}: ${Math.round((Date.now() - started) / 1000)} s`);
+      }
+    } finally {
+      await client.disconnect();
+      fs.rmSync(state.stateDir, { recursive: true, force: true });
+    }
+  }
+  return captured;
 }

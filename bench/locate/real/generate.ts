@@ -121,8 +121,10 @@ export function generateCases(screen: ScreenFacts, snapshot: ScreenSnapshot, bac
     }
   }
 
-  // Ordinals: text shown two or more times, every copy counted in reading order; not over fields' contents.
-  const repeated = shuffle(random, [...byKey.entries()].filter(([k, list]) => list.length >= 2 && !list.some((i) => i.inField) && list.length <= ORDINALS.length && usable(list[0].text) && !containedElsewhere(k, byKey)));
+  // Ordinals: text shown two or more times, every copy counted in reading order; not over fields' contents,
+  // nor where a copy is cut by the screen's edge (whether a person counts it is anyone's guess).
+  const whole = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.width <= screen.width && b.y + b.height <= screen.height;
+  const repeated = shuffle(random, [...byKey.entries()].filter(([k, list]) => list.length >= 2 && !list.some((i) => i.inField) && list.every((i) => whole(i.box)) && list.length <= ORDINALS.length && usable(list[0].text) && !containedElsewhere(k, byKey)));
   for (const [, list] of repeated.slice(0, PER_SCREEN.ordinal)) {
     const ordered = readingOrder(list);
     const kinds = new Set(ordered.map((i) => i.element?.kind ?? null));

@@ -3,9 +3,10 @@ import fs from 'fs';
 import path from 'path';
 import sharp from 'sharp';
 import { captureWebSource, CapturedScreen } from './capture';
+import { captureDesktopSources } from './desktop';
 import { generateCases } from './generate';
-import { CACHE_DIR, ensureSource, loadSources, REAL_DIR, Sources, WebSource } from './source-list';
-import type { Box, RealCase, ScreenInfo } from './types';
+import { CACHE_DIR, ensureSource, loadSources, REAL_DIR, Sources } from './source-list';
+import type { Box, Part, RealCase, ScreenInfo } from './types';
 
 /**
  * The built set: screens as PNG and cases as JSON Lines under
@@ -22,7 +23,7 @@ export interface RealSet {
 
 export const SET_DIR = path.join(CACHE_DIR, 'locate-real');
 export const MANIFEST = path.join(REAL_DIR, 'manifest.json');
-const GENERATOR_FILES = ['sources.json', 'source-list.ts', 'capture.ts', 'dom-snapshot.ts', 'generate.ts', 'phrase.ts', 'negatives.ts', 'set.ts'];
+const GENERATOR_FILES = ['sources.json', 'source-list.ts', 'capture.ts', 'dom-snapshot.ts', 'desktop.ts', 'generate.ts', 'phrase.ts', 'negatives.ts', 'set.ts'];
 
 /** A hash of the source list and the generator's code: the set is rebuilt when it changes. */
 export function generatorSignature(): string {
@@ -49,7 +50,7 @@ async function backgroundReader(png: string): Promise<(box: Box) => number> {
   };
 }
 
-async function screensOf(source: WebSource, captured: CapturedScreen[], dir: string): Promise<{ screens: ScreenInfo[]; cases: RealCase[] }> {
+async function screensOf(source: { name: string; part: Part }, captured: CapturedScreen[], dir: string): Promise<{ screens: ScreenInfo[]; cases: RealCase[] }> {
   const screens: ScreenInfo[] = [];
   const cases: RealCase[] = [];
   for (const shot of captured) {
@@ -60,21 +61,29 @@ async function screensOf(source: WebSource, captured: CapturedScreen[], dir: str
   return { screens, cases };
 }
 
-/** Fetches every source, captures its pages and generates the cases; writes the set into the cache. */
-export async function buildSet(options: { sources?: Sources; only?: (source: WebSource) => boolean; dir?: string; log?: (line: string) => void } = {}): Promise<RealSet> {
+/** Fetches every web source and captures its pages, captures every desktop program, and generates the cases; writes the set into the cache. */
+export async function buildSet(options: { sources?: Sources; dir?: string; log?: (line: string) => void } = {}): Promise<RealSet> {
   const sources = options.sources ?? loadSources();
   const dir = options.dir ?? SET_DIR;
   const log = options.log ?? (() => undefined);
   fs.mkdirSync(dir, { recursive: true });
   const screens: ScreenInfo[] = [];
   const cases: RealCase[] = [];
-  for (const source of sources.web.filter(options.only ?? (() => true))) {
-    const started = Date.now();
-    const root = ensureSource(source);
-    const built = await screensOf(source, await captureWebSource(source, root, sources.resolutions, path.join(dir, 'screens')), dir);
+  const add = async (source: { name: string; part: Part }, captured: CapturedScreen[]) => {
+    const built = await screensOf(source, captured, dir);
     screens.push(...built.screens);
     cases.push(...built.cases);
+    return built;
+  };
+  for (const source of sources.web) {
+    const started = Date.now();
+    const root = ensureSource(source);
+    const built = await add(source, await captureWebSource(source, root, sources.resolutions, path.join(dir, 'screens')));
     log(`  ${source.name}@${source.version}: ${built.screens.length} screens, ${built.cases.length} cases (${Math.round((Date.now() - started) / 1000)} s)`);
+  }
+  if (sources.desktop.length) {
+    log(`  desktop programs, in a sandbox at each resolution:`);
+    for (const { source, screen } of await captureDesktopSources(sources.desktop, sources.resolutions, path.join(dir, 'screens'), log)) await add({ name: screen.source, part: source.part }, [screen]);
   }
   const set = { screens, cases, signature: generatorSignature() };
   fs.writeFileSync(path.join(dir, 'screens.json'), JSON.stringify({ signature: set.signature, screens }, null, 1));

@@ -1,6 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import { execFileSync } from 'child_process';
+import type { DesktopSource } from './desktop';
 import type { Part } from './types';
 
 /**
@@ -29,7 +30,7 @@ export interface WebSource {
 export interface Sources {
   resolutions: [number, number][];
   web: WebSource[];
-  desktop: unknown[];
+  desktop: DesktopSource[];
 }
 
 export const REAL_DIR = __dirname;
