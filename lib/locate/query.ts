@@ -160,11 +160,17 @@ export function parseQuery(description: string): Query {
       text = trimFillers(body);
       role = null;
     }
+    // Nothing left but little words ("With text", a section's caption): the words are the text shown.
+    if (text === null && !relation && !column && ordinal === null && (role === null || role === 'text') && !visualWords.length && /\p{L}/u.test(body.replace(/^\s*the\s+/i, ''))) {
+      text = body.replace(/^\s*the\s+/i, '').trim();
+      role = null;
+    }
     const whole = trimFillers(words || `${withoutKindWords(before)} ${after}`);
     if (text !== null && whole !== text) wholeText = whole;
     // "Star link", "Heart button": a control that shows words is named by them, even when they are shape words.
     // ("the red button" stays a picture: colours and sizes name no text.)
-    else if (text === null && !relation && !column && role !== null && TEXT_BEARING.includes(role) && whole.replace(LOOKS, ' ').trim()) wholeText = whole;
+    // A look word capitalised inside the description is a name too ("the Round button"; "Round button" stays a shape).
+    else if (text === null && !relation && !column && role !== null && TEXT_BEARING.includes(role) && withoutLooks(whole, description).trim()) wholeText = whole;
     // "Pill badges", "Beta label": a word for shown text may be part of the text itself, where the screen shows it so.
     const withRoleWord = trimFillers(`${before} ${body.slice(named?.index ?? 0, named?.end ?? 0)} ${after}`);
     if (text !== null && !wholeText && role === 'text' && named && withRoleWord !== text) wholeText = withRoleWord;
@@ -177,6 +183,12 @@ export function parseQuery(description: string): Query {
 
 /** Visual words that describe a look, never a name: colours and sizes. */
 const LOOKS = /\b(?:red|green|blue|yellow|orange|purple|pink|black|white|grey|gray|round|circular|square|big|large|small|tiny|colou?red|shaped)\b/gi;
+
+/** The text without its look words, but for those capitalised after the description's first word, which are names. */
+function withoutLooks(text: string, description: string): string {
+  const first = description.trim().split(/\s+/)[0];
+  return text.replace(LOOKS, (word) => (/^\p{Lu}/u.test(word) && word !== first ? word : ' '));
+}
 
 /** Roles whose element shows its name as text. */
 const TEXT_BEARING: Role[] = ['link', 'button', 'tab', 'menuitem', 'heading', 'text', 'cell'];

@@ -62,6 +62,9 @@ test('the symbols asked for rank first, and a word read in two pieces is one wor
   const [match] = findText(lines, '<button>');
   assert.equal(match.text, '<but ton>.');
   assert.equal(findText(lines, 'Button')[0].text, 'Button', 'without symbols asked for, the heading is as good');
+  // An exclamation asked for: the alert's 'Info!' over the button 'INFO'.
+  const alert = groupLines([word('INFO', 40, 40), word('Info!', 300, 200), word('This', 345, 200), word('is', 382, 200)]);
+  assert.equal(findText(alert, 'Info!')[0].text, 'Info!');
   // Pieces far apart are two words.
   assert.deepEqual(findText(groupLines([word('but', 100, 50), word('ton', 160, 50)]), 'button'), []);
 });

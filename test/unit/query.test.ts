@@ -56,6 +56,11 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   // A shape word may be what a control shows: text engines try it ('Star link'); a colour alone never is.
   assert.deepEqual([parseQuery('Star link').text, parseQuery('Star link').wholeText, parseQuery('the red button').wholeText], [null, 'Star', undefined]);
   assert.equal(neededCapability(parseQuery('Star link')), 'text');
+  // A look word capitalised inside the description is a label ('the Round button'); at its start, or in lower case, a look.
+  assert.deepEqual(['the Round button', 'Round button', 'the round button'].map((d) => parseQuery(d).wholeText), ['Round', undefined, undefined]);
+  // Nothing but little words: they are the text shown ("With text", a section's caption).
+  assert.deepEqual([parseQuery('With text').text, parseQuery('With text').role], ['With text', null]);
+  assert.deepEqual([parseQuery('the second button').text, parseQuery('the second button').ordinal], [null, 2]);
   assert.equal(neededCapability(parseQuery('the red button')), 'visual');
   assert.deepEqual([parse('the red round icon').text, parse('the red round icon').role], [null, 'icon']);
   assert.deepEqual(parse('the icon next to \'Alice\'').text, null);

@@ -139,9 +139,9 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
   return kept;
 }
 
-/** Whether a read shows every symbol the wanted text has ('<', '#', '@'), apart from the sentence's own punctuation. */
+/** Whether a read shows every symbol the wanted text has ('<', '#', '!', ':'), apart from dots, commas and quotes. */
 function keepsSymbols(read: string, wanted: string): boolean {
-  const symbols = wanted.replace(/[\p{L}\p{N}\s.,:;!?'"]/gu, '');
+  const symbols = wanted.replace(/[\p{L}\p{N}\s.,'"\u2018\u2019]/gu, '');
   return [...symbols].every((symbol) => read.includes(symbol));
 }
 
