@@ -31,6 +31,15 @@ test('a control keeps its name over the text inside it, and counts once for ordi
   assert.deepEqual(find(nodes, "the third 'Docs'").map((c) => c.box), [links[2].box]);
 });
 
+test('a navbar the page gives twice, one over the other, is one thing seen: it counts once for ordinals', () => {
+  const bars = [0, 1].map(() => node('landmark', '', [0, 0, 1351, 70]));
+  const brands = bars.map((bar) => inside(bar, node('link', 'ACME - ADMIN', [7, 10, 303, 50])));
+  const footer = node('link', 'Acme - Admin', [101, 711, 176, 16]);
+  const nodes = [...bars, ...brands, footer];
+  assert.deepEqual(find(nodes, "the second 'ACME - ADMIN' link").map((c) => c.box), [footer.box]);
+  assert.throws(() => find(nodes, "the third 'ACME - ADMIN' link"), NotThere);
+});
+
 test('a label and the field it names are one thing: the label for its words, the field for a field', () => {
   const label = node('label', 'Company', [824, 193, 69, 18]);
   const field = node('entry', '', [824, 220, 400, 38], { labelledBy: [label.path], states: ['editable'] });

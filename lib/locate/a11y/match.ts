@@ -134,6 +134,8 @@ export class TreeMatcher {
    * branch (a heading and its text, a cell and its text): a control keeps it
    * over what it holds; otherwise the innermost node, whose box is the text's
    * own, does. A field found by its label does not count beside that label.
+   * Two branches drawing the same thing in the same box (a page's navbar given
+   * twice, one over the other) are one thing seen.
    */
   private oneEach(matches: NodeMatch[]): NodeMatch[] {
     const matched = new Map(matches.map((m) => [m.node.path, m]));
@@ -145,7 +147,8 @@ export class TreeMatcher {
         if (outer) dropped.add(isControl(outer.node) && !isControl(inner.node) ? inner : outer);
       }
     }
-    return matches.filter((m) => !dropped.has(m));
+    const kept = matches.filter((m) => !dropped.has(m));
+    return kept.filter((m, i) => !kept.slice(0, i).some((earlier) => sameBox(earlier.node.box, m.node.box) && Math.abs(earlier.node.box.height - m.node.box.height) < 3 && normalise(earlier.node.name) === normalise(m.node.name)));
   }
 
   private parentOf(node: A11yNode): A11yNode | undefined {
