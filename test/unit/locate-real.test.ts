@@ -53,6 +53,16 @@ test('every category is made, each positive with the box of what it names', () =
   assert.equal(checkbox?.boxes.length, 2, 'a checkbox is hit on its box or its label');
 });
 
+test('a copy that may not show keeps its text from being a target, and from an ordinal', () => {
+  const snap = snapshot();
+  // A fourth 'Delete', an icon's name, and a 'Reports' row the sidebar cuts.
+  snap.texts.push({ text: 'Delete', box: box(900, 600, 30, 30), unsure: true }, { text: 'Reports', box: box(10, 700, 200, 12), unsure: true });
+  const cases = generateCases(screen, snap, () => 1);
+  assert.ok(!cases.some((c) => c.category === 'ordinal' && /Delete/.test(c.description)), 'no ordinal over a copy that may not show');
+  assert.ok(!cases.some((c) => c.category === 'text' && /Reports/.test(c.description)), 'a text with a second copy is not unique');
+  assert.ok(cases.some((c) => c.category === 'text' && /Dashboard/.test(c.description)));
+});
+
 test('negatives are phrases the document holds nowhere', () => {
   const snap = snapshot();
   for (const c of generateCases(screen, snap, () => 1).filter((x) => x.category === 'negative')) {
@@ -142,8 +152,17 @@ test('desktop screens: the accessibility tree gives the same elements, fields la
     node(':1/4', 'push button', 'Off screen', box(2000, 10)),
     // A toolbar button drawn as an icon: its name is a tooltip, not text on the screen.
     node(':1/5', 'push button', 'Undo', box(200, 10, 32, 31)),
+    // A row a list's edge cuts to 8 px: no target, but a copy of its text all the same.
+    node(':1/6', 'table cell', 'Save', box(300, 760, 80, 8)),
+    // A sidebar that scrolls shows 16 px of its last 55 px item: the item's text may be hidden.
+    ...[0, 1, 2].map((i) => node(`:1/7/${i}`, 'link', `Section ${i}`, box(0, 200 + i * 55, 300, 55))),
+    node(':1/7/3', 'link', 'Maps', box(0, 365, 300, 16)),
   ], { width: 1366, height: 768 });
-  assert.deepEqual(snap.elements.map((e) => `${e.kind}:${e.text}`), ['button:Save', 'text:Name', 'field:Name', 'checkbox:Remember me']);
+  assert.deepEqual(snap.elements.map((e) => `${e.kind}:${e.text}`), [
+    'button:Save', 'text:Name', 'field:Name', 'checkbox:Remember me', 'link:Section 0', 'link:Section 1', 'link:Section 2',
+  ]);
   assert.equal(snap.elements[2].value, 'Alice');
+  assert.deepEqual(snap.texts.filter((t) => t.text === 'Save').map((t) => !!t.unsure), [false, true]);
+  assert.deepEqual(snap.texts.filter((t) => t.unsure).map((t) => t.text), ['Undo', 'Save', 'Maps']);
   assert.ok(snap.allText.includes('off screen'), 'hidden names still keep negatives away');
 });

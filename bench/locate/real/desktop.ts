@@ -52,12 +52,34 @@ const ICON_KINDS = new Set<TargetKind>(['button', 'tab', 'menu-item', 'link']);
 const showsIcon = (kind: TargetKind, text: string, box: { width: number; height: number }) =>
   ICON_KINDS.has(kind) && text.length > 2 && (box.width < box.height * 1.4 || text.length * 6 > box.width);
 
+/**
+ * Rows a list's edge or a scrolling sidebar cuts: the tree gives the part that
+ * shows, so the text may be hidden. Under 10 px high, or under half the usual
+ * height of the items of its role stacked in the same column.
+ */
+function cutByContainer(nodes: A11yNode[]): Set<A11yNode> {
+  const columns = new Map<string, A11yNode[]>();
+  for (const n of nodes) {
+    const key = `${n.role}|${n.box.x}|${n.box.width}`;
+    columns.set(key, [...(columns.get(key) ?? []), n]);
+  }
+  const cut = new Set(nodes.filter((n) => n.box.height < 10));
+  for (const column of columns.values()) {
+    if (column.length < 3) continue;
+    const heights = column.map((n) => n.box.height).sort((a, b) => a - b);
+    const usual = heights[Math.floor(heights.length / 2)];
+    for (const n of column) if (n.box.height < usual / 2) cut.add(n);
+  }
+  return cut;
+}
+
 /** What a person sees of the tree: named controls with their boxes, field labels from the labelled-by relation. */
 export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; height: number }): ScreenSnapshot {
   const byPath = new Map(nodes.map((n) => [n.path, n]));
-  // A row a list's edge cuts to a few pixels (the tree gives what shows) has no readable text: 10 px at least.
-  const onScreen = (n: A11yNode) => n.box.width >= 4 && n.box.height >= 10 && n.box.x >= 0 && n.box.y >= 0 && n.box.x + n.box.width <= screen.width && n.box.y + n.box.height <= screen.height;
+  const onScreen = (n: A11yNode) => n.box.width >= 4 && n.box.height >= 4 && n.box.x >= 0 && n.box.y >= 0 && n.box.x + n.box.width <= screen.width && n.box.y + n.box.height <= screen.height;
   const elements: SeenElement[] = [];
+  const unsure: ScreenSnapshot['texts'] = [];
+  const cut = cutByContainer(nodes.filter(onScreen));
   for (const node of nodes.filter(onScreen)) {
     let kind = ROLE_KIND[node.role];
     if (!kind) continue;
@@ -68,14 +90,19 @@ export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; hei
     // Chromium gives a <label> its text as the value, with no name.
     const label = node.labelledBy.map((p) => byPath.get(p)).find((l) => l && onScreen(l) && norm(l.name || l.value));
     const text = field ? shown(label?.name || label?.value) : shown(node.name || node.value);
-    if (!field && (!text || showsIcon(kind, text, node.box))) continue;
+    if (!field && !text) continue;
+    // No target where the text may not show, but a copy of it all the same when copies are counted.
+    if (cut.has(node) || (!field && showsIcon(kind, text, node.box))) {
+      if (text) unsure.push({ text, box: node.box, unsure: true });
+      continue;
+    }
     const value = field ? shown(kind === 'dropdown' ? node.name || node.value : node.value) : '';
     elements.push({
       kind, text, box: node.box, region: node.role.includes('menu') ? 'top bar' : 'main',
       ...(value ? { value } : {}), ...(label ? { labelBox: label.box } : {}),
     });
   }
-  const texts = elements.filter((e) => e.text).map((e) => ({ text: e.text, box: e.labelBox ?? e.box }));
+  const texts = [...elements.filter((e) => e.text).map((e) => ({ text: e.text, box: e.labelBox ?? e.box })), ...unsure];
   for (const e of elements) if (e.value) texts.push({ text: e.value, box: e.box, inField: true } as ScreenSnapshot['texts'][number]);
   const allText = nodes.map((n) => `${n.name} ${n.value ?? ''} ${n.description}`).join(' ').toLowerCase();
   return { elements, texts, allText };

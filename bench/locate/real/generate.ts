@@ -31,23 +31,23 @@ const overlaps = (a: Box, b: Box) => {
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const FIELD_KINDS = new Set(['field', 'textarea', 'dropdown', 'checkbox', 'radio']);
 
-interface Instance { text: string; box: Box; element: SeenElement | null; inField: boolean }
+interface Instance { text: string; box: Box; element: SeenElement | null; inField: boolean; unsure: boolean }
 
 /** Copies of each text on screen: runs and named elements that overlap are one copy. */
 function instancesByText(snapshot: ScreenSnapshot): Map<string, Instance[]> {
   const byKey = new Map<string, Instance[]>();
-  const add = (text: string, box: Box, element: SeenElement | null, inField = false) => {
+  const add = (text: string, box: Box, element: SeenElement | null, inField = false, unsure = false) => {
     const list = byKey.get(key(text)) ?? [];
     const same = list.find((i) => overlaps(i.box, box));
     if (same) {
       if (element && !same.element) Object.assign(same, { box: element.box, element });
       return;
     }
-    list.push({ text, box, element, inField });
+    list.push({ text, box, element, inField, unsure });
     byKey.set(key(text), list);
   };
   for (const e of snapshot.elements) if (!FIELD_KINDS.has(e.kind)) add(e.text, e.box, e);
-  for (const t of snapshot.texts) add(t.text, t.box, null, !!t.inField);
+  for (const t of snapshot.texts) add(t.text, t.box, null, !!t.inField, !!t.unsure);
   return byKey;
 }
 
@@ -122,9 +122,9 @@ export function generateCases(screen: ScreenFacts, snapshot: ScreenSnapshot, bac
   }
 
   // Ordinals: text shown two or more times, every copy counted in reading order; not over fields' contents,
-  // nor where a copy is cut by the screen's edge (whether a person counts it is anyone's guess).
+  // nor where a copy is cut by the screen's edge or may not show (whether a person counts it is anyone's guess).
   const whole = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.width <= screen.width && b.y + b.height <= screen.height;
-  const repeated = shuffle(random, [...byKey.entries()].filter(([k, list]) => list.length >= 2 && !list.some((i) => i.inField) && list.every((i) => whole(i.box)) && list.length <= ORDINALS.length && usable(list[0].text) && !containedElsewhere(k, byKey)));
+  const repeated = shuffle(random, [...byKey.entries()].filter(([k, list]) => list.length >= 2 && !list.some((i) => i.inField || i.unsure) && list.every((i) => whole(i.box)) && list.length <= ORDINALS.length && usable(list[0].text) && !containedElsewhere(k, byKey)));
   for (const [, list] of repeated.slice(0, PER_SCREEN.ordinal)) {
     const ordered = readingOrder(list);
     const kinds = new Set(ordered.map((i) => i.element?.kind ?? null));

@@ -33,8 +33,12 @@ export interface SeenElement {
 /** Every visible run of text, for uniqueness and ordinals; and all text of the document, seen or not, for negatives. */
 export interface ScreenSnapshot {
   elements: SeenElement[];
-  /** inField: a field's placeholder or shown value. */
-  texts: { text: string; box: Box; inField?: boolean }[];
+  /**
+   * inField: a field's placeholder or shown value. unsure: a text that may not
+   * show (an icon's name, a row a container cuts): it counts as a copy, so no
+   * target claims to be the only one, but is never counted for an ordinal.
+   */
+  texts: { text: string; box: Box; inField?: boolean; unsure?: boolean }[];
   allText: string;
 }
 
