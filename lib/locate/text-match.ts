@@ -16,6 +16,8 @@ function confusable(text: string): string {
 export function similarity(read: string, wanted: string): number {
   const a = normalise(read);
   const b = normalise(wanted);
+  // A lone symbol asked for ('+', '<'): only the same symbol is it.
+  if (!b && wanted.trim()) return read.trim() === wanted.trim() ? 1 : 0;
   if (!a || !b) return 0;
   if (a === b) return 1;
   const plain = 1 - editDistance(a, b) / Math.max(a.length, b.length);
@@ -51,13 +53,16 @@ function otherWords(a: string, b: string): boolean {
   if (da !== db && wa.length !== wb.length && na.length !== nb.length) return true;
   if (na.length && na.length === nb.length && na.some((n, i) => n !== nb[i])) return true;
   if (wa.length !== wb.length) return false;
-  // A plural is another name ('Orders' is not 'Order', 'Dropdowns' not 'Dropdown'): OCR does not add an 's'.
-  if (wa.some((word, i) => plural(word, wb[i]) || plural(wb[i], word))) return true;
+  // A plural is another name ('Orders' is not 'Order', 'Dropdowns' not 'Dropdown'): OCR does not add an 's'. Nor does it
+  // add a negation: 'unchecked' is not 'checked', 'inactive' not 'active'.
+  if (wa.some((word, i) => anotherForm(word, wb[i]) || anotherForm(wb[i], word))) return true;
   if (wa.length < 2) return false;
   return wa.some((word, i) => Math.max(word.length, wb[i].length) >= 3 && 1 - editDistance(confusable(word), confusable(wb[i])) / Math.max(word.length, wb[i].length, 1) < 0.5);
 }
 
-const plural = (word: string, other: string) => other.length >= 3 && /^\p{L}+$/u.test(other) && (word === `${other}s` || word === `${other}es`);
+const NEGATIONS = ['un', 'in', 'im', 'dis', 'non', 'non-'];
+const anotherForm = (word: string, other: string) => other.length >= 3 && /^\p{L}+$/u.test(other) &&
+  (word === `${other}s` || word === `${other}es` || (other.length >= 4 && NEGATIONS.some((prefix) => word === `${prefix}${other}`)));
 
 /** The words that are numbers, in order. */
 const numbers = (text: string): string[] => text.split(' ').filter((word) => /^\d+$/.test(word));

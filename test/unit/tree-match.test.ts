@@ -40,6 +40,13 @@ test('a navbar the page gives twice, one over the other, is one thing seen: it c
   assert.throws(() => find(nodes, "the third 'ACME - ADMIN' link"), NotThere);
 });
 
+test('a lone symbol names only the control showing that symbol', () => {
+  const add = node('push button', '+', [10, 10, 30, 30]);
+  const close = node('push button', '×', [50, 10, 30, 30]);
+  assert.deepEqual(find([add, close], "the '+' button").map((c) => c.box), [add.box]);
+  assert.deepEqual(find([add, close], "the '-' button"), []);
+});
+
 test('a label and the field it names are one thing: the label for its words, the field for a field', () => {
   const label = node('label', 'Company', [824, 193, 69, 18]);
   const field = node('entry', '', [824, 220, 400, 38], { labelledBy: [label.path], states: ['editable'] });

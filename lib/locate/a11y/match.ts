@@ -43,6 +43,8 @@ function textsOf(node: A11yNode, byPath: Map<string, A11yNode>): { text: string;
 
 /** How well a text answers the wanted one: the whole of it, allowing for case, punctuation and a slip in a long name. */
 function wholeMatch(text: string, wanted: string): number {
+  // A lone symbol ('+'): normalising leaves nothing of it, so only the same symbol matches.
+  if (!normalise(wanted)) return text.trim() === wanted.trim() ? 1 : 0;
   if (normalise(text) === normalise(wanted)) return 1;
   // The tree's names are exact: only a slip in a long name passes, never a different word.
   const score = similarity(text, wanted);
