@@ -12,10 +12,16 @@ import type { Screen } from '../../lib/types/screen';
  * The text detector and recogniser that read what tesseract misses, on a
  * screen drawn with real fonts: white on a coloured button and a dark
  * sidebar, a badge's digits, a light placeholder in a pill-shaped input, a
- * spin button and a strip of tabs.
+ * spin button, a strip of tabs, and page numbers and a symbol in rings.
  */
-const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" font-family="DejaVu Sans, Liberation Sans, sans-serif">
-  <rect width="900" height="420" fill="#f4f5f7"/>
+const PAGES = [1, 2, 3, 4, 5].map((n) => {
+  const cx = 620 + (n - 1) * 42;
+  return n === 3
+    ? `<circle cx="${cx}" cy="440" r="18" fill="#5e72e4"/><text x="${cx - 4}" y="445" font-size="13" fill="#ffffff">${n}</text>`
+    : `<circle cx="${cx}" cy="440" r="17.5" fill="#ffffff" stroke="#dee2e6"/><text x="${cx - 4}" y="445" font-size="13" fill="#8898aa">${n}</text>`;
+}).join('');
+const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="480" font-family="DejaVu Sans, Liberation Sans, sans-serif">
+  <rect width="900" height="480" fill="#f4f5f7"/>
   <rect width="200" height="420" fill="#172b4d"/>
   <text x="28" y="70" font-size="14" fill="#c8d0dc">Dashboard</text>
   <text x="28" y="120" font-size="14" fill="#c8d0dc">Tables</text>
@@ -44,6 +50,8 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" fo
   <text x="236" y="389" font-size="13" fill="#333333">Teams</text>
   <text x="336" y="389" font-size="13" fill="#333333">Profile</text>
   <text x="436" y="389" font-size="13" fill="#333333">Projects</text>
+  ${PAGES}
+  <circle cx="400" cy="440" r="15" fill="none" stroke="#f5593d" stroke-width="2"/><text x="394" y="447" font-size="18" fill="#f5593d">+</text>
   <text x="220" y="330" font-size="11" fill="#222222">An option button, also referred to as a radio button, represents a single choice within a limited set of mutually exclusive choices.</text>
 </svg>`;
 
@@ -100,6 +108,15 @@ test('the default OCR engine finds what only the detector saw, and still refuses
     // A strip holding several labels is a bar of tabs, not the control of one of them.
     const tab = await locate("the 'Teams' tab");
     assert.ok(tab && inside({ x: 226, y: 366, width: 80, height: 37 }, ...centre(tab.box)), JSON.stringify(tab));
+    // Page numbers in faint rings and in a filled disc, and a lone symbol in a ring.
+    for (const n of [4, 3, 1]) {
+      const page = await locate(`the '${n}' link`);
+      const cx = 620 + (n - 1) * 42;
+      assert.ok(page && inside({ x: cx - 18, y: 422, width: 36, height: 36 }, ...centre(page.box)), `${n}: ${JSON.stringify(page)}`);
+    }
+    const plus = await locate("the '+' button");
+    assert.ok(plus && inside({ x: 384, y: 424, width: 32, height: 32 }, ...centre(plus.box)), JSON.stringify(plus));
+    assert.equal(await locate("the '6' link"), null);
     assert.equal(await locate("the 'Free Upload' button"), null);
     assert.equal(await locate("the 'Invoices for April' heading"), null);
   } finally {

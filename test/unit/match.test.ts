@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { containsText, similarity, threshold } from '../../lib/locate/text-match';
 import { findText, groupLines, phrases } from '../../lib/locate/ocr/analysis';
+import { copiesCounted } from '../../lib/locate/ocr/engine';
 import { OcrWord } from '../../lib/locate/ocr/tesseract';
 
 const word = (text: string, x: number, y: number, width = text.length * 8, confidence = 90): OcrWord => ({ text, x, y, width, height: 14, confidence });
@@ -28,6 +29,12 @@ test('a slip changes letters, never the number or a whole word', () => {
   assert.ok(similarity('1/tcp', '13/tcp') < threshold('13/tcp'), 'a digit fewer is another number');
   assert.ok(similarity('Dropdowns', 'Dropdown') < threshold('Dropdown'), 'a plural is another name');
   assert.ok(similarity('Recent orders', 'Recent order') < threshold('Recent order'));
+  assert.ok(similarity('Disabled Checked', 'Disabled unchecked') < threshold('Disabled unchecked'), 'a negation is another word');
+  assert.equal(similarity('+', '+'), 1, 'a lone symbol is itself');
+  assert.equal(similarity('×', '+'), 0);
+  assert.equal(similarity('Add', '+'), 0);
+  assert.ok(similarity('I am active', 'I am inactive') < threshold('I am inactive'));
+  assert.ok(similarity('Dlsabled unchecked', 'Disabled unchecked') >= threshold('Disabled unchecked'));
   assert.ok(similarity('19109117', '89/09/17') < threshold('89/09/17'));
   // OCR's own slips still pass: a digit read as a letter, a letter dropped.
   assert.ok(similarity('l3/tcp', '13/tcp') >= threshold('13/tcp'));
@@ -67,6 +74,25 @@ test('the symbols asked for rank first, and a word read in two pieces is one wor
   assert.equal(findText(alert, 'Info!')[0].text, 'Info!');
   // Pieces far apart are two words.
   assert.deepEqual(findText(groupLines([word('but', 100, 50), word('ton', 160, 50)]), 'button'), []);
+});
+
+test('with symbols asked for, the copies that show them are the ones counted for ordinals', () => {
+  const candidate = (text: string, y: number, confidence = 0.95) => ({ box: { x: 600, y, width: 50, height: 16 }, text, confidence, engine: 'ocr', reason: `read '${text}'` });
+  const found = [candidate('SALES', 100), candidate('Sales:', 700), candidate('Sales', 650, 0.9), candidate('Sales:', 760), candidate('Sales:', 820)];
+  assert.deepEqual(copiesCounted(found, 'Sales:').map((c) => c.box.y), [700, 760, 820]);
+  assert.deepEqual(copiesCounted(found, 'Sales').map((c) => c.box.y), [100, 650, 700, 760, 820], 'without symbols asked for, every copy counts');
+  // None read with the colon: the copies read without it still count.
+  assert.equal(copiesCounted([candidate('Sales', 100), candidate('Sales', 200)], 'Sales:').length, 2);
+});
+
+test('a glyph read inside its own ring is a whole label: page numbers side by side make no phrase', () => {
+  const ringed = (text: string, x: number) => ({ ...word(text, x, 200, 36), height: 36, enclosed: true });
+  const lines = groupLines([ringed('4', 100), ringed('5', 140), ringed('>', 180)]);
+  assert.deepEqual(lines[0].words.map((w) => w.text), ['4', '5', '>'], 'a lone symbol in a ring is kept');
+  const [five] = findText(lines, '5');
+  assert.equal(five.text, '5');
+  assert.ok(five.standalone);
+  assert.deepEqual(findText(lines, '4 5'), []);
 });
 
 test('an item of a menu bar is set apart from its neighbours, a word of a sentence is not', () => {

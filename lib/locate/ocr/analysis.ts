@@ -24,6 +24,8 @@ export interface Analysis {
   gapsRead: boolean;
   /** The text detector's lines, once it has looked. */
   detected?: Promise<TextLine[]>;
+  /** The glyphs inside rings on the detector's lines have been read (see ringed.ts). */
+  ringsRead?: boolean;
 }
 
 /** Reads the words of a screen, given also as prepared for tesseract, until the deadline. */
@@ -66,8 +68,8 @@ export function analyse(screen: Screen, readWords: ReadWords, deadline = Infinit
 
 /** Words on one text line, left to right. */
 export function groupLines(words: OcrWord[]): Line[] {
-  // Punctuation-only "words" are borders and focus rings read as | [ ( . — not text.
-  const sorted = words.filter((w) => /[\p{L}\p{N}]/u.test(w.text)).sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2));
+  // Punctuation-only "words" are borders and focus rings read as | [ ( . — not text; a '+' read inside its ring is.
+  const sorted = words.filter((w) => w.enclosed || /[\p{L}\p{N}]/u.test(w.text)).sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2));
   const lines: Line[] = [];
   for (const word of sorted) {
     const middle = word.y + word.height / 2;
@@ -109,6 +111,8 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
       for (let n = 1; n <= Math.min(words.length - i, wantedWords + 1); n++) {
         const run = words.slice(i, i + n);
         if (n > 1) {
+          // A glyph in its own ring is a whole label: no phrase runs through it.
+          if (run.some((w) => w.enclosed)) break;
           const prev = run[n - 2];
           const gap = run[n - 1].x - right(prev);
           if (gap > Math.max(prev.height, run[n - 1].height) * 2.5) break;
@@ -140,7 +144,7 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
 }
 
 /** Whether a read shows every symbol the wanted text has ('<', '#', '!', ':'), apart from dots, commas and quotes. */
-function keepsSymbols(read: string, wanted: string): boolean {
+export function keepsSymbols(read: string, wanted: string): boolean {
   const symbols = wanted.replace(/[\p{L}\p{N}\s.,'"\u2018\u2019]/gu, '');
   return [...symbols].every((symbol) => read.includes(symbol));
 }
@@ -149,10 +153,11 @@ function keepsSymbols(read: string, wanted: string): boolean {
  * Two neighbouring words belong to one phrase when the gap between them is
  * under 1.5 heights (one height for a lone character: an icon read as 'S'
  * stands further from its label than a word from the next). An icon read as a
- * letter or two, unsurely ('BB' beside 'Layouts'), joins nothing.
+ * letter or two, unsurely ('BB' beside 'Layouts'), joins nothing, nor does a
+ * glyph read inside its own ring (page numbers side by side).
  */
 function joined(left: OcrWord | undefined, next: OcrWord | undefined, wordGap = 1.5): boolean {
-  if (!left || !next || iconRead(left) || iconRead(next)) return false;
+  if (!left || !next || iconRead(left) || iconRead(next) || left.enclosed || next.enclosed) return false;
   const reach = left.text.length === 1 || next.text.length === 1 ? Math.min(1, wordGap) : wordGap;
   return next.x - right(left) <= Math.max(left.height, next.height) * reach;
 }

@@ -1,7 +1,7 @@
-import { Box, bottom, centerX, centerY, contains, pad, readingOrder } from '../geometry';
+import { Box, bottom, centerX, centerY, contains, pad, readingOrder, right } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, withWholeText } from '../query';
-import { analyse, Analysis, findText, groupLines, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
+import { analyse, Analysis, findText, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, openBetween, toggleNear } from './controls';
 import { similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
@@ -11,6 +11,7 @@ import { OcrReader, OcrWord } from './tesseract';
 import { PaddleModels } from './paddle';
 import { OcrReaderChoice, ocrReaderFromEnv } from '../../config/locators';
 import { LineReader, readAllLines, readGaps } from './gaps';
+import { readRinged } from './ringed';
 
 /**
  * The offline engine: reads the screen's text and turns a description into
@@ -27,6 +28,12 @@ const CLEAN_MATCH = 0.97;
 
 /** How far below the best match a candidate may score and still count for findAll and ordinals. */
 const PEER_MARGIN = 0.2;
+
+/** Texts this short (a page number, a badge's count, a symbol) are looked for inside rings too. */
+const RINGED_TEXT = 4;
+
+/** How sure the reading of a ring's glyph must be to count. */
+const RING_SURE = 60;
 
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
@@ -71,19 +78,45 @@ export class OcrEngine implements LocateEngine {
 
   async locate(context: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
     const analysis = await this.analyse(context);
+    const texts = [asked.text, asked.wholeText, asked.relation?.anchor, asked.column].filter((t): t is string => !!t);
+    const shortest = texts.length ? Math.min(...texts.map((t) => t.length)) : 0;
     const readLines = analysis.gapsRead ? null : this.gapReader(analysis);
+    // A second look: the detector's lines the first read missed, and for a short text, the glyphs inside rings.
+    const ringsToRead = shortest > 0 && shortest <= RINGED_TEXT && !analysis.ringsRead;
+    const secondLook = !!readLines || ringsToRead;
     // Lines read again closer up (the costlier check) wait for the second look, when there is one.
-    const found = await this.locateIn(analysis, context, asked, options, !readLines);
-    if (!readLines) return found;
+    const found = await this.locateIn(analysis, context, asked, options, !secondLook);
+    if (!secondLook) return found;
     // Nothing found, only part of a longer phrase, none where the description says, or copies to count
     // for an ordinal: a line tesseract missed may hold it. (findAll keeps what the first read found:
     // a second look at every findAll would double its time.)
     const misplaced = !!asked.place && !context.crop && !found.some((c) => standsIn(c.box, asked.place!, context.screen));
     const partial = () => asked.text !== null && !findText(analysis.lines, asked.text).some((m) => m.standalone && m.score >= CLEAN_MATCH);
     if (found.length && !misplaced && asked.ordinal === null && !partial()) return found;
-    const texts = [asked.text, asked.wholeText, asked.relation?.anchor, asked.column].filter((t): t is string => !!t);
-    await readGaps(analysis, context.screen, this.models, readLines, context.deadline, texts.length ? Math.min(...texts.map((t) => t.length)) : 0);
+    if (readLines) await readGaps(analysis, context.screen, this.models, readLines, context.deadline, shortest);
+    if (ringsToRead) await this.readRings(analysis, context.deadline);
     return this.locateIn(analysis, context, asked, options, true);
+  }
+
+  /**
+   * A page number or a badge's digits in a ring: read once per screen, when a
+   * find for a short text comes up short. A ring's reading replaces what the
+   * first reads made of it.
+   */
+  private async readRings(analysis: Analysis, deadline: number): Promise<void> {
+    if (analysis.ringsRead || Date.now() >= deadline) return;
+    const words = await readRinged(analysis.grey, this.reader, deadline);
+    // Read in part: the next look reads them again.
+    if (Date.now() >= deadline) return;
+    analysis.ringsRead = true;
+    const before = analysis.lines.flatMap((l) => l.words);
+    const inside = (ring: OcrWord) => before.filter((w) => contains(ring, centerX(w), centerY(w)));
+    // A ring keeps what was read in it before when that was read more surely (a button's label tesseract read well).
+    // An icon in a circle reads as a stray letter, unsurely: only sure readings count.
+    const better = words.filter((ring) => ring.confidence >= Math.max(RING_SURE, ...inside(ring).map((w) => w.confidence)));
+    if (!better.length) return;
+    const kept = before.filter((w) => !better.some((ring) => contains(ring, centerX(w), centerY(w))));
+    analysis.lines = groupLines([...kept, ...better]);
   }
 
   /** How the detector's missed lines are read: by PaddleOCR's recogniser, or by tesseract one line at a time. */
@@ -133,10 +166,7 @@ export class OcrEngine implements LocateEngine {
     if (anchor && query.relation) candidates = relate(candidates, anchor.box, query.relation.kind);
     else if (header && query.text === null) candidates = relate(candidates, header.box, 'below');
 
-    // findAll and ordinals count the matches about as good as the best one, in reading
-    // order: with five 'Remove' buttons on screen, the word 'removed' in a notice is no sixth.
-    const best = Math.max(0, ...candidates.map((c) => c.confidence));
-    const peers = readingOrder(candidates.filter((c) => c.confidence >= best - PEER_MARGIN));
+    const peers = copiesCounted(candidates, query.text);
     if (options.all) return peers;
     if (query.ordinal !== null) {
       const pick = query.ordinal === -1 ? peers[peers.length - 1] : peers[query.ordinal - 1];
@@ -221,7 +251,9 @@ export class OcrEngine implements LocateEngine {
       }
       case 'checkbox':
       case 'radio': {
-        const toggle = toggleNear(grey, match.box);
+        // The ink left of the label is no box when it is the end of a word ('Disabled radio is off').
+        const near = toggleNear(grey, match.box);
+        const toggle = near && !overWord(analysis, near, match.box) ? near : null;
         return toggle
           ? this.candidate(toggle, match, `the ${query.role} beside '${match.text}'`, 1)
           : this.candidate(pad(match.box, 2, grey), match, `the label '${match.text}' (no ${query.role} box seen beside it)`, 0.8);
@@ -245,6 +277,19 @@ export class OcrEngine implements LocateEngine {
       reason: `${reason} (read '${match.text}', similarity ${match.score.toFixed(2)})`, evidence: match.box,
     };
   }
+}
+
+/**
+ * The candidates findAll and ordinals count: those about as good as the best
+ * one, in reading order (with five 'Remove' buttons on screen, the word
+ * 'removed' in a notice is no sixth). With 'Sales:' asked for, the copies read
+ * with the colon are the ones counted: the column label 'Sales' is another text.
+ */
+export function copiesCounted(candidates: Candidate[], wanted: string | null): Candidate[] {
+  const best = Math.max(0, ...candidates.map((c) => c.confidence));
+  const peers = readingOrder(candidates.filter((c) => c.confidence >= best - PEER_MARGIN));
+  const withSymbols = wanted ? peers.filter((c) => keepsSymbols(c.text ?? '', wanted)) : [];
+  return withSymbols.length ? withSymbols : peers;
 }
 
 /**
@@ -276,6 +321,12 @@ function normalisedIncludes(read: string, wanted: string): boolean {
   return read.toLowerCase().replace(/\s+/g, ' ').includes(wanted.toLowerCase().trim());
 }
 
+
+/** Whether a word of three or more characters, outside `own`, covers part of `box`. */
+function overWord(analysis: Analysis, box: Box, own: Box): boolean {
+  return analysis.lines.some(({ words }) => words.some((w) => w.text.length >= 3 && !contains(own, centerX(w), centerY(w)) &&
+    Math.min(right(w), right(box)) > Math.max(w.x, box.x) && Math.min(bottom(w), bottom(box)) > Math.max(w.y, box.y)));
+}
 
 /**
  * Whether `outer` holds words on another line than `own`'s: a control's label

@@ -19,6 +19,8 @@ import { GreyImage, toPgm } from './preprocess';
  *   take, and the next look reads on where this one stopped.
  */
 export interface OcrWord {
+  /** Read inside a ring of its own (a page number): a whole label, never part of a neighbour's phrase. */
+  enclosed?: boolean;
   text: string;
   /** 0-100, tesseract's own confidence. */
   confidence: number;

@@ -1,0 +1,208 @@
+import { Box, centerX, centerY, contains } from '../geometry';
+import type { GreyImage } from './preprocess';
+import type { OcrReader, OcrWord } from './tesseract';
+
+/**
+ * Glyphs in rings: a pagination's page numbers, a badge's digits in a circle,
+ * a symbol on a round button. Tesseract takes a ring drawn tight around one
+ * character for part of it ('④', 'OOOOO', '(5') or passes over a light digit
+ * in a faint ring, and the text detector often sees neither. Here each ring
+ * or filled disc is found from the screen's edges (a disc's rim is a ring of
+ * edges too), the glyph inside is lifted onto a clean background, and all of
+ * them are read together.
+ */
+export interface RingGlyph {
+  /** The ring's or disc's box: what a click on the glyph means. */
+  ring: Box;
+  /** How much ink each pixel of the glyph's box holds, 0 to 1 (its edges are anti-aliased), with a pixel's margin. */
+  glyph: { width: number; height: number; ink: Float32Array };
+}
+
+/** A change of grey between neighbours this large is an edge: a light ring (#dee2e6 on white) is about 25. */
+const EDGE = 14;
+/** How far apart two edge pixels may be and still be one edge. */
+const REACH = 2;
+/** The sizes a ring around a few characters comes in, in pixels, and its width against its height. */
+const RING_HEIGHT = [14, 80];
+const RING_WIDTH = [0.6, 2.5];
+/** A ring's edges fill less than this share of its box (a thin loop); a glyph's or a picture's, more. */
+const HOLLOW = 0.45;
+/** An edge inside a ring wider and taller than this share of it is the ring's own inner edge. */
+const CONCENTRIC = 0.7;
+/** A glyph is between these shares of its ring's height. */
+const GLYPH_HEIGHT = [0.2, 0.85];
+/** The glyphs are drawn this high, in pixels, for reading. */
+const READ_HEIGHT = 28;
+/** A screen with more than this share of its pixels on edges is a picture, not a UI. */
+const BUSY = 0.25;
+/** At most this many rings are read on one screen (checkboxes and icons in circles are rings too). */
+const MOST_RINGS = 80;
+
+/** Rings and discs with a glyph inside, anywhere on the screen. */
+export function ringsOn(grey: GreyImage): RingGlyph[] {
+  const { width: w, height: h, data } = grey;
+  const edge = new Uint8Array(w * h);
+  let edges = 0;
+  for (let y = 1; y < h; y++) {
+    for (let x = 1; x < w; x++) {
+      const k = y * w + x;
+      if (Math.abs(data[k] - data[k - 1]) > EDGE || Math.abs(data[k] - data[k - w]) > EDGE) {
+        edge[k] = 1;
+        edges++;
+      }
+    }
+  }
+  // A screen of noise or a photograph is edges everywhere: no rings to read there, and no time spent on them.
+  if (edges > w * h * BUSY) return [];
+  const { labels, list } = components(w, h, edge);
+  const found: RingGlyph[] = [];
+  list.forEach((shape, index) => {
+    if (found.length >= MOST_RINGS) return;
+    const sw = shape.x1 - shape.x0 + 1, sh = shape.y1 - shape.y0 + 1;
+    if (sh < RING_HEIGHT[0] || sh > RING_HEIGHT[1] || sw < sh * RING_WIDTH[0] || sw > sh * RING_WIDTH[1]) return;
+    if (shape.count / (sw * sh) >= HOLLOW) return;
+    const ring = { x: shape.x0, y: shape.y0, width: sw, height: sh };
+    // The glyph: the other edges wholly inside the ring's box.
+    const inner = new Set<number>();
+    for (let y = shape.y0 + 1; y < shape.y1; y++) {
+      for (let x = shape.x0 + 1; x < shape.x1; x++) {
+        const label = labels[y * w + x];
+        if (!label || label === index + 1 || inner.has(label)) continue;
+        const c = list[label - 1];
+        // A loop nearly as large as the ring is the inner edge of its stroke, not a glyph.
+        const loop = c.x1 - c.x0 + 1 > sw * CONCENTRIC && c.y1 - c.y0 + 1 > sh * CONCENTRIC;
+        if (c.x0 > shape.x0 && c.y0 > shape.y0 && c.x1 < shape.x1 && c.y1 < shape.y1 && !loop) inner.add(label);
+      }
+    }
+    if (!inner.size) return;
+    const parts = [...inner].map((label) => list[label - 1]);
+    const box = { x: Math.min(...parts.map((c) => c.x0)), y: Math.min(...parts.map((c) => c.y0)) };
+    const glyphBox = { ...box, width: Math.max(...parts.map((c) => c.x1)) - box.x + 1, height: Math.max(...parts.map((c) => c.y1)) - box.y + 1 };
+    if (glyphBox.height < sh * GLYPH_HEIGHT[0] || glyphBox.height > sh * GLYPH_HEIGHT[1]) return;
+    if (found.some((f) => contains(f.ring, centerX(ring), centerY(ring)))) return;
+    found.push({ ring, glyph: glyphOf(grey, ring, glyphBox) });
+  });
+  return found;
+}
+
+interface Component { x0: number; y0: number; x1: number; y1: number; count: number }
+
+/**
+ * Components of the set pixels of a w x h map, pixels REACH apart or closer
+ * counting as touching: an anti-aliased circle's edge skips a pixel here and
+ * there. Labels are 1-based.
+ */
+function components(w: number, h: number, set: Uint8Array): { labels: Int32Array; list: Component[] } {
+  const labels = new Int32Array(w * h);
+  const list: Component[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (labels[start] || !set[start]) continue;
+    const id = list.length + 1;
+    const c: Component = { x0: w, y0: h, x1: -1, y1: -1, count: 0 };
+    labels[start] = id;
+    stack.push(start);
+    while (stack.length) {
+      const k = stack.pop()!;
+      const x = k % w, y = (k - x) / w;
+      c.count++;
+      if (x < c.x0) c.x0 = x;
+      if (x > c.x1) c.x1 = x;
+      if (y < c.y0) c.y0 = y;
+      if (y > c.y1) c.y1 = y;
+      for (let dy = -REACH; dy <= REACH; dy++) {
+        const ny = y + dy;
+        if (ny < 0 || ny >= h) continue;
+        for (let dx = -REACH; dx <= REACH; dx++) {
+          const nx = x + dx;
+          if (nx < 0 || nx >= w) continue;
+          const n = ny * w + nx;
+          if (!labels[n] && set[n]) {
+            labels[n] = id;
+            stack.push(n);
+          }
+        }
+      }
+    }
+    list.push(c);
+  }
+  return { labels, list };
+}
+
+/**
+ * The glyph's ink: how far each pixel of its box (and a pixel round it)
+ * stands from the ring's face, against the glyph's strongest ink.
+ */
+function glyphOf(grey: GreyImage, ring: Box, box: Box): RingGlyph['glyph'] {
+  const at = (x: number, y: number) => grey.data[y * grey.width + x];
+  const face = medianOf(sampleOf(ring, at));
+  const [x0, y0, width, height] = [box.x - 1, box.y - 1, box.width + 2, box.height + 2];
+  const away = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) away[y * width + x] = Math.abs(at(x0 + x, y0 + y) - face);
+  const full = Math.max(1, ...away);
+  return { width, height, ink: away.map((v) => Math.min(1, v / (full * 0.8))) };
+}
+
+/**
+ * The glyphs one under another, dark on white, each scaled to READ_HEIGHT
+ * with a glyph's height between them, as a block of one-word lines for the
+ * reader (side by side, evenly spaced digits read as one number); with where
+ * each one went.
+ */
+export function glyphColumn(rings: RingGlyph[]): { image: GreyImage; slots: { y0: number; y1: number }[] } {
+  const margin = READ_HEIGHT, gap = READ_HEIGHT;
+  const scaled = rings.map(({ glyph }) => {
+    const scale = READ_HEIGHT / glyph.height;
+    return { glyph, scale, width: Math.max(1, Math.round(glyph.width * scale)) };
+  });
+  const width = margin * 2 + Math.max(0, ...scaled.map((s) => s.width));
+  const height = margin * 2 + rings.length * READ_HEIGHT + gap * Math.max(0, rings.length - 1);
+  const data = new Uint8Array(width * height).fill(255);
+  const slots: { y0: number; y1: number }[] = [];
+  let top = margin;
+  for (const { glyph, scale, width: gw } of scaled) {
+    for (let y = 0; y < READ_HEIGHT; y++) {
+      for (let x = 0; x < gw; x++) data[(top + y) * width + margin + x] = Math.round(255 * (1 - sampled(glyph, (x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5)));
+    }
+    slots.push({ y0: top - gap / 2, y1: top + READ_HEIGHT + gap / 2 });
+    top += READ_HEIGHT + gap;
+  }
+  return { image: { width, height, data }, slots };
+}
+
+/** Reads the glyphs in rings on the given lines: one word per ring, boxed by its ring. */
+export async function readRinged(grey: GreyImage, reader: Pick<OcrReader, 'readCrop'>, deadline: number): Promise<OcrWord[]> {
+  const rings = ringsOn(grey);
+  if (!rings.length) return [];
+  const { image, slots } = glyphColumn(rings);
+  const words = await reader.readCrop(image, '6', deadline);
+  const read: OcrWord[] = [];
+  slots.forEach((slot, i) => {
+    const own = words.filter((w) => w.y + w.height / 2 >= slot.y0 && w.y + w.height / 2 < slot.y1);
+    if (!own.length) return;
+    read.push({ text: own.map((w) => w.text).join(' '), confidence: Math.min(...own.map((w) => w.confidence)), ...rings[i].ring, enclosed: true });
+  });
+  return read;
+}
+
+/** The glyph's ink at a point between its pixels, weighed from the four around it. */
+function sampled(glyph: RingGlyph['glyph'], x: number, y: number): number {
+  const clampX = (v: number) => Math.min(glyph.width - 1, Math.max(0, v)), clampY = (v: number) => Math.min(glyph.height - 1, Math.max(0, v));
+  const [x0, y0] = [Math.floor(x), Math.floor(y)];
+  const [fx, fy] = [x - x0, y - y0];
+  const ink = (px: number, py: number) => glyph.ink[clampY(py) * glyph.width + clampX(px)];
+  return (ink(x0, y0) * (1 - fx) + ink(x0 + 1, y0) * fx) * (1 - fy) + (ink(x0, y0 + 1) * (1 - fx) + ink(x0 + 1, y0 + 1) * fx) * fy;
+}
+
+/** Grey levels over the middle of a ring's box, every other pixel: mostly its face, a little of its glyph. */
+function sampleOf(ring: Box, at: (x: number, y: number) => number): number[] {
+  const values: number[] = [];
+  const [mx, my] = [Math.round(ring.width * 0.2), Math.round(ring.height * 0.2)];
+  for (let y = ring.y + my; y < ring.y + ring.height - my; y += 2) for (let x = ring.x + mx; x < ring.x + ring.width - mx; x += 2) values.push(at(x, y));
+  return values;
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}

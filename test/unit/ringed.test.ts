@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { glyphColumn, ringsOn } from '../../lib/locate/ocr/ringed';
+import type { GreyImage } from '../../lib/locate/ocr/preprocess';
+
+// A grey screen drawn by hand: rings and a disc around small glyphs, beside a letter with nothing inside it.
+function screen(): GreyImage {
+  const width = 300, height = 80;
+  const data = new Uint8Array(width * height).fill(250);
+  const set = (x: number, y: number, v: number) => { data[y * width + x] = v; };
+  const circle = (cx: number, cy: number, r: number, paint: (x: number, y: number, d: number) => void) => {
+    for (let y = cy - r - 2; y <= cy + r + 2; y++) for (let x = cx - r - 2; x <= cx + r + 2; x++) paint(x, y, Math.hypot(x - cx, y - cy));
+  };
+  const bar = (x0: number, y0: number, w: number, h: number, v: number) => { for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) set(x, y, v); };
+  // A ring (2 px stroke) with a '1'-like bar inside; another with an 'L'-like glyph.
+  circle(40, 40, 18, (x, y, d) => { if (d >= 17 && d <= 19) set(x, y, 120); });
+  bar(39, 33, 3, 14, 120);
+  circle(90, 40, 18, (x, y, d) => { if (d >= 17 && d <= 19) set(x, y, 120); });
+  bar(86, 33, 3, 14, 120); bar(86, 45, 9, 2, 120);
+  // A filled disc with a light glyph cut out of it.
+  circle(140, 40, 18, (x, y, d) => { if (d <= 18.5) set(x, y, 120); });
+  bar(138, 33, 4, 14, 250);
+  // A big letter 'O' drawn as a ring with nothing inside: not a ring around a glyph.
+  circle(200, 40, 16, (x, y, d) => { if (d >= 14 && d <= 16) set(x, y, 20); });
+  return { width, height, data };
+}
+
+test('rings and discs around a glyph are found, each with the glyph lifted out of it', () => {
+  const rings = ringsOn(screen());
+  assert.equal(rings.length, 3);
+  rings.forEach((r, i) => assert.ok(Math.abs(r.ring.x + r.ring.width / 2 - [40, 90, 140][i]) <= 1, JSON.stringify(r.ring)));
+  for (const r of rings) assert.ok(r.ring.width >= 36 && r.ring.width <= 40 && r.ring.height >= 36 && r.ring.height <= 40, JSON.stringify(r.ring));
+  // Each glyph's box (its edges', a pixel wider than its ink), with a pixel's margin for anti-aliased edges.
+  rings.forEach((r, i) => {
+    const [width, height] = [[3, 14], [9, 14], [4, 14]][i];
+    assert.ok(r.glyph.width >= width + 2 && r.glyph.width <= width + 4 && r.glyph.height >= height + 2 && r.glyph.height <= height + 4, `${r.glyph.width}x${r.glyph.height}`);
+  });
+  // The glyph is only its own ink: every pixel of the bar, none of the ring.
+  assert.equal(rings[0].glyph.ink.reduce((n, v) => n + v, 0), 3 * 14);
+});
+
+test('the glyphs are drawn dark on white, one under another, a glyph apart, with where each one went', () => {
+  const rings = ringsOn(screen());
+  const { image, slots } = glyphColumn(rings);
+  assert.equal(slots.length, 3);
+  for (let i = 1; i < slots.length; i++) assert.ok(slots[i].y0 >= slots[i - 1].y1 - 1, 'slots do not overlap');
+  const dark = image.data.reduce((n, v) => n + (v === 0 ? 1 : 0), 0);
+  assert.ok(dark > 0 && dark < image.data.length / 4, `${dark} dark pixels`);
+  // Nothing but the glyphs is drawn: the margins stay white.
+  for (let x = 0; x < image.width; x++) assert.equal(image.data[x], 255);
+});
+
+test('a letter drawn as a loop, a blank screen and a screen of noise have no rings with glyphs', () => {
+  const blank = { width: 120, height: 60, data: new Uint8Array(120 * 60).fill(250) };
+  assert.deepEqual(ringsOn(blank), []);
+  // Only the big 'O' of the drawn screen: its inner edge is its own stroke, not a glyph.
+  const o = screen();
+  for (let y = 0; y < o.height; y++) for (let x = 0; x < 170; x++) o.data[y * o.width + x] = 250;
+  assert.deepEqual(ringsOn(o), []);
+  let seed = 7;
+  const noise = { width: 200, height: 100, data: new Uint8Array(200 * 100).map(() => ((seed = (seed * 1103515245 + 12345) % 2147483648) % 256)) };
+  assert.deepEqual(ringsOn(noise), [], 'a screen of noise is a picture, not a UI');
+});
