@@ -2,7 +2,7 @@ import crypto from 'crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'path';
-import { generateCases, readingOrder } from '../../bench/locate/real/generate';
+import { generateCases, readingOrder, seenOnly } from '../../bench/locate/real/generate';
 import { isHit, judge, summarise } from '../../bench/locate/real/score';
 import { BoundedRunner } from '../../bench/locate/real/bounded-runner';
 import { nearMiss } from '../../bench/locate/real/negatives';
@@ -61,6 +61,23 @@ test('a copy that may not show keeps its text from being a target, and from an o
   assert.ok(!cases.some((c) => c.category === 'ordinal' && /Delete/.test(c.description)), 'no ordinal over a copy that may not show');
   assert.ok(!cases.some((c) => c.category === 'text' && /Reports/.test(c.description)), 'a text with a second copy is not unique');
   assert.ok(cases.some((c) => c.category === 'text' && /Dashboard/.test(c.description)));
+});
+
+test('what the screenshot shows no ink for is not on the screen, but its words still keep negatives away', () => {
+  const snap = snapshot();
+  // 'Reports' is white on white; the field's label and shown value are seen.
+  const blank = box(10, 140, 200, 40);
+  const seen = seenOnly(snap, (b) => !(b.x === blank.x && b.y === blank.y));
+  assert.ok(!seen.elements.some((e) => e.text === 'Reports'));
+  assert.ok(!seen.texts.some((t) => t.text === 'Reports'));
+  assert.ok(seen.elements.some((e) => e.kind === 'field' && e.text === 'Email'));
+  assert.equal(seen.elements.length, snap.elements.length - 1);
+  assert.ok(!generateCases(screen, seen, () => 1).some((c) => c.description.includes('Reports') && c.category !== 'negative'));
+  assert.equal(seen.allText, snap.allText);
+  // A button whose box takes in a neighbour's ink, but whose own text shows none (white on white under a navbar).
+  const ghost = el('button', 'Primary', box(226, 3, 95, 41), { textBox: box(243, 15, 62, 14) });
+  const withGhost = seenOnly({ ...snap, elements: [...snap.elements, ghost] }, (b) => !(b.x === 243 && b.y === 15));
+  assert.ok(!withGhost.elements.includes(ghost), 'its text is what must show');
 });
 
 test('negatives are phrases the document holds nowhere', () => {

@@ -69,6 +69,20 @@ export function snapshotInPage(): ScreenSnapshot {
     const top = Math.min(...rects.map((r) => r.top + r.height / 2));
     return rects.every((r) => Math.abs(r.top + r.height / 2 - top) < size * 0.6);
   };
+  /** Where the text of `nodes` is drawn, within the element's box: a button's label, not its padding. */
+  const textBoxOf = (el: Element, nodes: Element[] = [el]): Box | undefined => {
+    const rects = nodes.flatMap((node) => {
+      const range = document.createRange();
+      if (node === el) range.selectNodeContents(el);
+      else range.selectNode(node);
+      return [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+    });
+    if (!rects.length) return undefined;
+    const own = el.getBoundingClientRect();
+    const [left, top] = [Math.max(own.left, Math.min(...rects.map((r) => r.left))), Math.max(own.top, Math.min(...rects.map((r) => r.top)))];
+    const [right, bottom] = [Math.min(own.right, Math.max(...rects.map((r) => r.right))), Math.min(own.bottom, Math.max(...rects.map((r) => r.bottom)))];
+    return right > left && bottom > top ? boxOf({ left, top, width: right - left, height: bottom - top }) : undefined;
+  };
   const readable = (el: Element): boolean => {
     const s = getComputedStyle(el);
     return parseFloat(s.fontSize) >= 9 && alpha(s.color) > 0.3 && oneLine(el);
@@ -129,7 +143,7 @@ export function snapshotInPage(): ScreenSnapshot {
     const text = textOf(el);
     if (!text || text.length > 40 || !/[\p{L}\p{N}]/u.test(text)) continue;
     if (!visible(el) || !readable(el)) continue;
-    elements.push({ kind, text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el) });
+    elements.push({ kind, text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el), textBox: textBoxOf(el) });
   }
 
   // Plain text: leaf elements with their own text, not inside a named element or a label.
@@ -139,7 +153,7 @@ export function snapshotInPage(): ScreenSnapshot {
     const text = textOf(el);
     if (!text || text.length > 40 || !/[\p{L}\p{N}]/u.test(text)) continue;
     if (!visible(el) || !readable(el)) continue;
-    elements.push({ kind: 'text', text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el) });
+    elements.push({ kind: 'text', text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el), textBox: textBoxOf(el) });
   }
 
   // Fields, dropdowns, text areas, checkboxes and radios, with the label a person sees.
@@ -201,7 +215,8 @@ export function snapshotInPage(): ScreenSnapshot {
   const texts: ScreenSnapshot['texts'] = [];
   for (const el of all) {
     if (el.matches('script, style, option, title, noscript')) continue;
-    const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(' ');
+    const ownNodes = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE);
+    const own = ownNodes.map((n) => n.textContent).join(' ');
     if (!norm(own)) continue;
     const hasTextChildren = [...el.children].some((c) => norm((c as HTMLElement).innerText));
     const shownText = norm((el as HTMLElement).innerText);
@@ -209,7 +224,7 @@ export function snapshotInPage(): ScreenSnapshot {
     if (!text) continue;
     const r = el.getBoundingClientRect();
     if (r.right < 0 || r.bottom < 0 || r.left > W || r.top > H || !shown(el)) continue;
-    texts.push({ text, box: boxOf(r) });
+    texts.push({ text, box: boxOf(r), textBox: textBoxOf(el, hasTextChildren ? ownNodes : [el]) });
   }
   for (const e of elements) {
     if (e.placeholder) texts.push({ text: e.placeholder, box: e.box, inField: true });

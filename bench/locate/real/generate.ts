@@ -72,6 +72,21 @@ function containedElsewhere(text: string, byKey: Map<string, Instance[]>): boole
   return false;
 }
 
+/**
+ * What the screenshot shows of a snapshot: an element or a text whose text
+ * (its box, where the page does not say) has no ink on its background (white
+ * text on white, a button under an opaque fixed navbar the page does not
+ * report as covering it) is not on the screen. Its words stay in allText, so
+ * no negative names them.
+ */
+export function seenOnly(snapshot: ScreenSnapshot, inked: (box: Box) => boolean): ScreenSnapshot {
+  return {
+    elements: snapshot.elements.filter((e) => FIELD_KINDS.has(e.kind) ? !e.labelBox || inked(e.labelBox) : inked(e.textBox ?? e.box)),
+    texts: snapshot.texts.filter((t) => t.inField || inked(t.textBox ?? t.box)),
+    allText: snapshot.allText,
+  };
+}
+
 export function generateCases(screen: ScreenFacts, snapshot: ScreenSnapshot, background: (box: Box) => number): RealCase[] {
   const random = seeded(screen.id);
   const byKey = instancesByText(snapshot);

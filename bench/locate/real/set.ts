@@ -4,7 +4,7 @@ import path from 'path';
 import sharp from 'sharp';
 import { captureWebSource, CapturedScreen } from './capture';
 import { captureDesktopSources } from './desktop';
-import { generateCases } from './generate';
+import { generateCases, seenOnly } from './generate';
 import { CACHE_DIR, ensureSource, loadSources, REAL_DIR, Sources } from './source-list';
 import type { Box, Part, RealCase, ScreenInfo } from './types';
 
@@ -34,20 +34,33 @@ export function generatorSignature(): string {
 
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
-/** The median luminance along a box's edge on the screenshot: the background its text sits on. */
-async function backgroundReader(png: string): Promise<(box: Box) => number> {
+/** How far from its background a pixel's luminance must be to be ink: about 25 grey levels. */
+const INK = 0.1;
+/** The share of a box's pixels that must be ink for it to show something (a short word in a wide heading's box is 1%). */
+const INKED_SHARE = 0.003;
+
+/** Luminance on the screenshot: the background a box's text sits on, and whether the box shows any ink on it. */
+async function pixelsOf(png: string): Promise<{ background: (box: Box) => number; inked: (box: Box) => boolean }> {
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const lum = (x: number, y: number) => {
     const i = (Math.min(info.height - 1, Math.max(0, y)) * info.width + Math.min(info.width - 1, Math.max(0, x))) * 3;
     return (0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]) / 255;
   };
-  return (box) => {
+  /** The median luminance along the box's edge. */
+  const background = (box: Box) => {
     const values: number[] = [];
     for (let x = box.x; x < box.x + box.width; x += 2) values.push(lum(x, box.y), lum(x, box.y + box.height - 1));
     for (let y = box.y; y < box.y + box.height; y += 2) values.push(lum(box.x, y), lum(box.x + box.width - 1, y));
     values.sort((a, b) => a - b);
     return values[Math.floor(values.length / 2)] ?? 1;
   };
+  const inked = (box: Box) => {
+    const under = background(box);
+    let ink = 0;
+    for (let y = box.y; y < box.y + box.height; y++) for (let x = box.x; x < box.x + box.width; x++) if (Math.abs(lum(x, y) - under) > INK) ink++;
+    return ink >= Math.max(4, box.width * box.height * INKED_SHARE);
+  };
+  return { background, inked };
 }
 
 async function screensOf(source: { name: string; part: Part }, captured: CapturedScreen[], dir: string): Promise<{ screens: ScreenInfo[]; cases: RealCase[] }> {
@@ -56,7 +69,8 @@ async function screensOf(source: { name: string; part: Part }, captured: Capture
   for (const shot of captured) {
     const info: ScreenInfo = { id: shot.id, source: source.name, page: shot.page, width: shot.width, height: shot.height, part: source.part, pageSha: shot.pageSha, pngSha: sha256(shot.png), png: path.relative(dir, shot.png) };
     screens.push(info);
-    cases.push(...generateCases(info, shot.snapshot, await backgroundReader(shot.png)));
+    const pixels = await pixelsOf(shot.png);
+    cases.push(...generateCases(info, seenOnly(shot.snapshot, pixels.inked), pixels.background));
   }
   return { screens, cases };
 }
@@ -66,6 +80,8 @@ export async function buildSet(options: { sources?: Sources; dir?: string; log?:
   const sources = options.sources ?? loadSources();
   const dir = options.dir ?? SET_DIR;
   const log = options.log ?? (() => undefined);
+  // Taken before building: a change to the generator while it runs must not stamp this set as the changed one's.
+  const signature = generatorSignature();
   fs.mkdirSync(dir, { recursive: true });
   const screens: ScreenInfo[] = [];
   const cases: RealCase[] = [];
@@ -85,7 +101,7 @@ export async function buildSet(options: { sources?: Sources; dir?: string; log?:
     log(`  desktop programs, in a sandbox at each resolution:`);
     for (const { source, screen } of await captureDesktopSources(sources.desktop, sources.resolutions, path.join(dir, 'screens'), log)) await add({ name: screen.source, part: source.part }, [screen]);
   }
-  const set = { screens, cases, signature: generatorSignature() };
+  const set = { screens, cases, signature };
   fs.writeFileSync(path.join(dir, 'screens.json'), JSON.stringify({ signature: set.signature, screens }, null, 1));
   fs.writeFileSync(path.join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
   return set;

@@ -28,6 +28,8 @@ export interface SeenElement {
   labelBox?: Box;
   /** The luminance of its text colour, 0 to 1 (absent for fields). */
   ink?: number;
+  /** Where its text itself is drawn (a button's label, not its padding), when the page says. */
+  textBox?: Box;
 }
 
 /** Every visible run of text, for uniqueness and ordinals; and all text of the document, seen or not, for negatives. */
@@ -38,7 +40,7 @@ export interface ScreenSnapshot {
    * show (an icon's name, a row a container cuts): it counts as a copy, so no
    * target claims to be the only one, but is never counted for an ordinal.
    */
-  texts: { text: string; box: Box; inField?: boolean; unsure?: boolean }[];
+  texts: { text: string; box: Box; textBox?: Box; inField?: boolean; unsure?: boolean }[];
   allText: string;
 }
 
