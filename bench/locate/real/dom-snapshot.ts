@@ -7,6 +7,7 @@ type HTMLElement = any;
 type HTMLInputElement = any;
 type HTMLSelectElement = any;
 type DOMRect = any;
+type DomNode = any;
 
 /**
  * What a person can see on a rendered page, read from its DOM: the elements a
@@ -18,7 +19,8 @@ type DOMRect = any;
  * nothing from outside its own body. An element counts only when it is
  * displayed, opaque enough, wholly inside the viewport, at least 4 px each
  * way, and on top at its centre (elementFromPoint), so covered, clipped and
- * off-screen elements are left out.
+ * off-screen elements are left out; so is text that a box with hidden
+ * overflow cuts mostly away.
  */
 export function snapshotInPage(): ScreenSnapshot {
   type Box = { x: number; y: number; width: number; height: number };
@@ -69,19 +71,54 @@ export function snapshotInPage(): ScreenSnapshot {
     const top = Math.min(...rects.map((r) => r.top + r.height / 2));
     return rects.every((r) => Math.abs(r.top + r.height / 2 - top) < size * 0.6);
   };
-  /** Where the text of `nodes` is drawn, within the element's box: a button's label, not its padding. */
-  const textBoxOf = (el: Element, nodes: Element[] = [el]): Box | undefined => {
-    const rects = nodes.flatMap((node) => {
+  /** The part of a rectangle that no clipping box around a text node cuts away (overflow hidden, on its own element too). */
+  const unclipped = (text: DomNode, r: DOMRect): DOMRect | null => {
+    let [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom];
+    for (let e = text.parentElement; e && e !== document.documentElement; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const c = e.getBoundingClientRect();
+      if (s.overflowX !== 'visible') [left, right] = [Math.max(left, c.left), Math.min(right, c.right)];
+      if (s.overflowY !== 'visible') [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
+      if (right - left < 1 || bottom - top < 1) return null;
+    }
+    return { left, top, right, bottom, width: right - left, height: bottom - top } as DOMRect;
+  };
+  const textNodesIn = (node: DomNode): DomNode[] => {
+    if (node.nodeType === Node.TEXT_NODE) return norm(node.textContent) ? [node] : [];
+    return [...node.childNodes].flatMap(textNodesIn);
+  };
+  /**
+   * Where the text of `nodes` is drawn, within the element's box: a button's
+   * label, not its padding. null: the text is there but mostly clipped out
+   * of sight (an icon button's name in a zero-width box, the hidden face of
+   * an animated button).
+   */
+  const textBoxOf = (el: Element, nodes: DomNode[] = [el]): Box | null | undefined => {
+    const texts = nodes.flatMap(textNodesIn);
+    const drawn = texts.flatMap((text) => {
       const range = document.createRange();
-      if (node === el) range.selectNodeContents(el);
-      else range.selectNode(node);
-      return [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+      range.selectNodeContents(text);
+      return [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0).map((r) => ({ r, shown: unclipped(text, r) }));
     });
-    if (!rects.length) return undefined;
+    if (!drawn.length) return undefined;
+    const area = (r: DOMRect | null) => (r ? r.width * r.height : 0);
+    if (drawn.reduce((sum, d) => sum + area(d.shown), 0) < 0.5 * drawn.reduce((sum, d) => sum + area(d.r), 0)) return null;
+    const rects = drawn.map((d) => d.shown).filter((r): r is DOMRect => !!r);
     const own = el.getBoundingClientRect();
     const [left, top] = [Math.max(own.left, Math.min(...rects.map((r) => r.left))), Math.max(own.top, Math.min(...rects.map((r) => r.top)))];
     const [right, bottom] = [Math.min(own.right, Math.max(...rects.map((r) => r.right))), Math.min(own.bottom, Math.max(...rects.map((r) => r.bottom)))];
     return right > left && bottom > top ? boxOf({ left, top, width: right - left, height: bottom - top }) : undefined;
+  };
+  /** Text that runs on into a neighbour's with no space between ('20' in '20<small>px</small>'): part of a word, not one. */
+  const glued = (node: DomNode): boolean => {
+    const text = node.textContent ?? '';
+    const before = node.previousSibling?.textContent ?? '';
+    const after = node.nextSibling?.textContent ?? '';
+    // A letter or digit meets another, or a decimal part ('33' and '.25px').
+    const starts = /^(?:[\p{L}\p{N}]|[.,]\p{N})/u;
+    const ends = /[\p{L}\p{N}]$/u;
+    return (ends.test(text) && starts.test(after)) || (starts.test(text) && ends.test(before));
   };
   const readable = (el: Element): boolean => {
     const s = getComputedStyle(el);
@@ -143,7 +180,9 @@ export function snapshotInPage(): ScreenSnapshot {
     const text = textOf(el);
     if (!text || text.length > 40 || !/[\p{L}\p{N}]/u.test(text)) continue;
     if (!visible(el) || !readable(el)) continue;
-    elements.push({ kind, text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el), textBox: textBoxOf(el) });
+    const textBox = textBoxOf(el);
+    if (textBox === null) continue;
+    elements.push({ kind, text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el), textBox });
   }
 
   // Plain text: leaf elements with their own text, not inside a named element or a label.
@@ -152,8 +191,10 @@ export function snapshotInPage(): ScreenSnapshot {
     if ([...el.children].some((c) => norm((c as HTMLElement).innerText))) continue;
     const text = textOf(el);
     if (!text || text.length > 40 || !/[\p{L}\p{N}]/u.test(text)) continue;
-    if (!visible(el) || !readable(el)) continue;
-    elements.push({ kind: 'text', text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el), textBox: textBoxOf(el) });
+    if (!visible(el) || !readable(el) || glued(el)) continue;
+    const textBox = textBoxOf(el);
+    if (textBox === null) continue;
+    elements.push({ kind: 'text', text, box: boxOf(el.getBoundingClientRect()), region: region(el), ink: ink(el), textBox });
   }
 
   // Fields, dropdowns, text areas, checkboxes and radios, with the label a person sees.
@@ -224,7 +265,11 @@ export function snapshotInPage(): ScreenSnapshot {
     if (!text) continue;
     const r = el.getBoundingClientRect();
     if (r.right < 0 || r.bottom < 0 || r.left > W || r.top > H || !shown(el)) continue;
-    texts.push({ text, box: boxOf(r), textBox: textBoxOf(el, hasTextChildren ? ownNodes : [el]) });
+    const textBox = textBoxOf(el, hasTextChildren ? ownNodes : [el]);
+    if (textBox === null) continue;
+    // Part of a longer word on screen: a copy that may count, never a target.
+    const partOfWord = hasTextChildren ? ownNodes.some(glued) : glued(el);
+    texts.push({ text, box: boxOf(r), textBox, ...(partOfWord ? { unsure: true } : {}) });
   }
   for (const e of elements) {
     if (e.placeholder) texts.push({ text: e.placeholder, box: e.box, inField: true });

@@ -37,8 +37,9 @@ export interface ScreenSnapshot {
   elements: SeenElement[];
   /**
    * inField: a field's placeholder or shown value. unsure: a text that may not
-   * show (an icon's name, a row a container cuts): it counts as a copy, so no
-   * target claims to be the only one, but is never counted for an ordinal.
+   * show (an icon's name, a row a container cuts) or shows as part of a
+   * longer word ('20' of '20px'): it counts as a copy, so no target claims to
+   * be the only one, but is never counted for an ordinal.
    */
   texts: { text: string; box: Box; textBox?: Box; inField?: boolean; unsure?: boolean }[];
   allText: string;
