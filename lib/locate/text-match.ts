@@ -2,14 +2,15 @@ import { editDistance } from '../config/closest';
 
 /**
  * Fuzzy text comparison tolerant of OCR slips: case, punctuation at the
- * edges, and the classic confusions (rn/m, l/1/I/|//, 0/O, vv/w).
+ * edges, and the classic confusions (rn/m, l/1/I/|//, 0/O, vv/w, and a small
+ * 'g' read as 9 or 8: '23g' as '238').
  */
 export function normalise(text: string): string {
   return text.toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}$#@]+|[^\p{L}\p{N}%]+$/gu, '').trim();
 }
 
 function confusable(text: string): string {
-  return text.replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/[il1|!/]/g, 'l').replace(/0/g, 'o').replace(/5/g, 's').replace(/[^\p{L}\p{N}]/gu, '');
+  return text.replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/[il1|!/]/g, 'l').replace(/0/g, 'o').replace(/5/g, 's').replace(/[89]/g, 'g').replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 /** 0-1 similarity of what was read to what was asked for. */

@@ -41,6 +41,9 @@ test('a slip changes letters, never the number or a whole word', () => {
   assert.ok(similarity('12,10OK', '12,100K') >= threshold('12,100K'));
   assert.ok(similarity('Add a contaner element with the', 'Add a container element with the') >= threshold('Add a container element with the'));
   assert.ok(similarity('Order 1O01', 'Order 1001') >= threshold('Order 1001'));
+  assert.ok(similarity('238', '23g') >= threshold('23g'), "a small 'g' read as 8");
+  assert.ok(similarity('28', '29') < threshold('29'), 'but 8 and 9 stay other digits');
+  assert.ok(similarity('238', '239') < threshold('239'));
 });
 
 test('phrases match across word boxes on one line, and the best run wins', () => {
@@ -74,6 +77,20 @@ test('the symbols asked for rank first, and a word read in two pieces is one wor
   assert.equal(findText(alert, 'Info!')[0].text, 'Info!');
   // Pieces far apart are two words.
   assert.deepEqual(findText(groupLines([word('but', 100, 50), word('ton', 160, 50)]), 'button'), []);
+});
+
+test('a word of code found nowhere whole is found among the tokens of a longer one', () => {
+  // 'scope="col">Heading</th>' read as one word, 8 px a character.
+  const code = '<th scope="col">Heading</th>';
+  const lines = groupLines([word('<th', 100, 300, 24), word(code.slice(4), 132, 300, 8 * (code.length - 4))]);
+  const [scope] = findText(lines, 'scope');
+  assert.deepEqual([scope.text, scope.box.x, scope.box.width, scope.standalone], ['scope', 132, 40, false]);
+  assert.equal(findText(lines, '"col"')[0].box.x, 132 + 6 * 8);
+  assert.equal(findText(lines, 'Heading')[0].box.x, 132 + 12 * 8);
+  assert.equal(findText(lines, 'col')[0].text, '"col"', 'quotes are no part of what is compared');
+  assert.deepEqual(findText(lines, 'cols'), [], 'a token is compared whole');
+  // Found whole elsewhere, a token is not looked for.
+  assert.equal(findText(groupLines([...lines[0].words, word('Heading', 100, 40)]), 'Heading').length, 1);
 });
 
 test('with symbols asked for, the copies that show them are the ones counted for ordinals', () => {

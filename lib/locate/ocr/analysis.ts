@@ -137,10 +137,44 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
       }
     }
   }
+  // Code runs its tokens together ('scope="col">Heading</th>'): a one-word text found nowhere whole is looked for among them.
+  if (oneWord && !matches.length) matches.push(...tokensWithin(lines, wanted, needed));
   matches.sort((a, b) => b.score - a.score);
   const kept: TextMatch[] = [];
   for (const m of matches) if (!kept.some((k) => overlaps(k.box, m.box))) kept.push(m);
   return kept;
+}
+
+/** Where code's tokens meet: markup and call punctuation (quotes stay with their token: '"col"'). */
+const CODE_BOUNDARY = /[=<>/(){};,]/;
+
+/**
+ * The tokens of words read from code that match a one-word text, each boxed
+ * by its share of the word's characters (exact in monospace, close enough
+ * elsewhere). A token is never a whole phrase: it scores as one that is not
+ * standalone.
+ */
+function tokensWithin(lines: Line[], wanted: string, needed: number): TextMatch[] {
+  const found: TextMatch[] = [];
+  for (const { words } of lines) {
+    for (const word of words) {
+      if (word.enclosed || !CODE_BOUNDARY.test(word.text)) continue;
+      const characters = [...word.text];
+      let start = 0;
+      for (let i = 0; i <= characters.length; i++) {
+        if (i < characters.length && !CODE_BOUNDARY.test(characters[i])) continue;
+        const token = characters.slice(start, i).join('');
+        const similar = token && token.length < characters.length ? similarity(token, wanted) : 0;
+        if (similar >= needed) {
+          const share = word.width / characters.length;
+          const box = { x: word.x + start * share, y: word.y, width: (i - start) * share, height: word.height };
+          found.push({ box, text: token, score: similar - STANDALONE_BONUS, standalone: false, setApart: false, ocrConfidence: word.confidence });
+        }
+        start = i + 1;
+      }
+    }
+  }
+  return found;
 }
 
 /** Whether a read shows every symbol the wanted text has ('<', '#', '!', ':'), apart from dots, commas and quotes. */
