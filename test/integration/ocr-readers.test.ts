@@ -12,7 +12,8 @@ import type { Screen } from '../../lib/types/screen';
  * The text detector and recogniser that read what tesseract misses, on a
  * screen drawn with real fonts: white on a coloured button and a dark
  * sidebar, a badge's digits, a light placeholder in a pill-shaped input, a
- * spin button, a strip of tabs, and page numbers and a symbol in rings.
+ * spin button, a strip of tabs, an input joined to its button, and page
+ * numbers and a symbol in rings.
  */
 const PAGES = [1, 2, 3, 4, 5].map((n) => {
   const cx = 620 + (n - 1) * 42;
@@ -50,6 +51,10 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="480" fo
   <text x="236" y="389" font-size="13" fill="#333333">Teams</text>
   <text x="336" y="389" font-size="13" fill="#333333">Profile</text>
   <text x="436" y="389" font-size="13" fill="#333333">Projects</text>
+  <rect x="440.5" y="92.5" width="360" height="34" rx="4" fill="#ffffff" stroke="#d4d4d5"/>
+  <text x="470" y="114" font-size="13" fill="#9a9a9a">Keywords</text>
+  <rect x="700" y="93" width="100" height="33" fill="#e0e1e2"/>
+  <text x="726" y="114" font-size="13" font-weight="bold" fill="#333333">Submit</text>
   ${PAGES}
   <circle cx="400" cy="440" r="15" fill="none" stroke="#f5593d" stroke-width="2"/><text x="394" y="447" font-size="18" fill="#f5593d">+</text>
   <text x="220" y="330" font-size="11" fill="#222222">An option button, also referred to as a radio button, represents a single choice within a limited set of mutually exclusive choices.</text>
@@ -108,6 +113,9 @@ test('the default OCR engine finds what only the detector saw, and still refuses
     // A strip holding several labels is a bar of tabs, not the control of one of them.
     const tab = await locate("the 'Teams' tab");
     assert.ok(tab && inside({ x: 226, y: 366, width: 80, height: 37 }, ...centre(tab.box)), JSON.stringify(tab));
+    // An input joined to its button: the button is the part of the joined face around its label.
+    const submit = await locate("the 'Submit' button");
+    assert.ok(submit && inside({ x: 700, y: 92, width: 100, height: 35 }, ...centre(submit.box)), JSON.stringify(submit));
     // Page numbers in faint rings and in a filled disc, and a lone symbol in a ring.
     for (const n of [4, 3, 1]) {
       const page = await locate(`the '${n}' link`);

@@ -262,7 +262,7 @@ export class OcrEngine implements LocateEngine {
       case 'tab':
       case 'menuitem':
       case null:
-        if (face) return this.candidate(face, match, `the control around '${match.text}'`, 1);
+        if (face) return this.candidate(labelsShare(analysis, face, match.box), match, `the control around '${match.text}'`, 1);
         return this.candidate(pad(match.box, 4, grey), match, `the text '${match.text}'`, query.role === 'button' ? 0.85 : 1);
       default:
         return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}'`, 1);
@@ -326,6 +326,28 @@ function normalisedIncludes(read: string, wanted: string): boolean {
 function overWord(analysis: Analysis, box: Box, own: Box): boolean {
   return analysis.lines.some(({ words }) => words.some((w) => w.text.length >= 3 && !contains(own, centerX(w), centerY(w)) &&
     Math.min(right(w), right(box)) > Math.max(w.x, box.x) && Math.min(bottom(w), bottom(box)) > Math.max(w.y, box.y)));
+}
+
+/** Pieces of a label closer than this many of its heights are OCR's fragments of it, not other words. */
+const FRAGMENT_GAP = 0.5;
+
+/**
+ * The part of a face that belongs to its label. A face that holds other
+ * words beside the label (an input joined to its button, 'Search | Submit';
+ * a code chip, 'width: 100%;'; a button group, '1 2 3') is cut halfway
+ * between them, so that a click lands on the label's part of it.
+ */
+function labelsShare(analysis: Analysis, face: Box, own: Box): Box {
+  let [left, end] = [face.x, right(face)];
+  const gap = own.height * FRAGMENT_GAP;
+  for (const { words } of analysis.lines) {
+    for (const w of words) {
+      if (!contains(face, centerX(w), centerY(w)) || centerY(w) < own.y || centerY(w) > bottom(own)) continue;
+      if (right(w) <= own.x - gap) left = Math.max(left, (right(w) + own.x) / 2);
+      else if (w.x >= right(own) + gap) end = Math.min(end, (w.x + right(own)) / 2);
+    }
+  }
+  return { x: left, y: face.y, width: end - left, height: face.height };
 }
 
 /**
