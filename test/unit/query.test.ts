@@ -58,6 +58,8 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   assert.equal(neededCapability(parseQuery('Star link')), 'text');
   // A look word capitalised inside the description is a label ('the Round button'); at its start, or in lower case, a look.
   assert.deepEqual(['the Round button', 'Round button', 'the round button'].map((d) => parseQuery(d).wholeText), ['Round', undefined, undefined]);
+  // So is a filler word: 'the first Labeled button' names the button 'Labeled'; 'the button labeled Save' names 'Save'.
+  assert.deepEqual(['the first Labeled button', 'the button labeled Save'].map((d) => [parseQuery(d).text, parseQuery(d).role]), [['Labeled', 'button'], ['Save', 'button']]);
   // Nothing but little words: they are the text shown ("With text", a section's caption).
   assert.deepEqual([parseQuery('With text').text, parseQuery('With text').role], ['With text', null]);
   assert.deepEqual([parseQuery('the second button').text, parseQuery('the second button').ordinal], [null, 2]);
