@@ -66,6 +66,17 @@ test('a whole phrase ranks above the same word inside a longer one', () => {
   assert.ok(matches[0].standalone && !matches[1].standalone);
 });
 
+test('a text asked for in mixed case ranks the copy spelled so above a caption in capitals', () => {
+  // The caption 'FORMS & TABLES' read surely, the sidebar link 'Tables' beside an icon less so.
+  const lines = groupLines([word('FORMS', 33, 781, 45, 100), word('TABLES', 110, 781, 47, 100), word('Tables', 64, 920, 43, 84)]);
+  const [first, second] = findText(lines, 'Tables');
+  assert.equal(first.text, 'Tables');
+  assert.equal(second.text, 'TABLES', 'the caption still matches: CSS often shows a label in capitals');
+  // More than the candidate's OCR-confidence factor moves between these reads (0.990 for 84, 1 for 100).
+  assert.ok(first.score * 0.99 > second.score, `${first.score} vs ${second.score}`);
+  assert.equal(findText(lines, 'tables')[0].score, findText(lines, 'tables')[1].score, 'a text asked for in lower case takes either');
+});
+
 test('the symbols asked for rank first, and a word read in two pieces is one word', () => {
   // '<button>' in a sentence of code, read as two pieces; the word 'Button' as a heading.
   const lines = groupLines([word('Button', 40, 40), word('a', 690, 300), word('<but', 712, 300, 32), word('ton>.', 747, 300, 40), word('Input', 800, 300)]);

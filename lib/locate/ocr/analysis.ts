@@ -129,9 +129,10 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
         if (similar >= needed) {
           const standalone = !joined(words[i - 1], run[0]) && !joined(run[n - 1], words[i + n]);
           const setApart = standalone || (!joined(words[i - 1], run[0], ITEM_GAP) && !joined(run[n - 1], words[i + n], ITEM_GAP));
-          // Among equally similar runs, prefer the exact spelling, the symbols asked for ('<button>' in code over
+          // Among equally similar runs, prefer the exact spelling (capitals included), the symbols asked for ('<button>' in code over
           // the word 'Button' in a heading) and a whole phrase.
-          const score = Math.min(1, similar - (text === wanted.trim() ? 0 : 0.01) - (keepsSymbols(text, wanted) ? 0 : 0.05) - (standalone ? 0 : STANDALONE_BONUS));
+          const score = Math.min(1, similar - (text === wanted.trim() ? 0 : 0.01) - (otherCapitals(text, wanted) ? OTHER_CAPITALS : 0) -
+            (keepsSymbols(text, wanted) ? 0 : 0.05) - (standalone ? 0 : STANDALONE_BONUS));
           matches.push({ box: boxOf(run), text, score, standalone, setApart, ocrConfidence: run.reduce((s, w) => s + w.confidence, 0) / n });
         }
       }
@@ -143,6 +144,21 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
   const kept: TextMatch[] = [];
   for (const m of matches) if (!kept.some((k) => overlaps(k.box, m.box))) kept.push(m);
   return kept;
+}
+
+/**
+ * What a copy in other capitals loses, when the text is asked for in mixed
+ * case: 'Tables' is spelled so on purpose, and the caption 'FORMS & TABLES'
+ * ranks below the link 'Tables' even when OCR read the caption more surely.
+ * It still matches where it is the only copy (CSS often shows labels in
+ * capitals).
+ */
+const OTHER_CAPITALS = 0.02;
+
+export function otherCapitals(read: string, wanted: string): boolean {
+  const letters = (text: string) => text.replace(/[^\p{L}]/gu, '');
+  const [got, asked] = [letters(read), letters(wanted)];
+  return /\p{Lu}/u.test(asked) && /\p{Ll}/u.test(asked) && got !== asked && got.toLowerCase() === asked.toLowerCase();
 }
 
 /** Where code's tokens meet: markup and call punctuation (quotes stay with their token: '"col"'). */
