@@ -160,7 +160,9 @@ export function splitLong(screen: Screen, line: TextLine, maxWidth: number): Tex
     const fits = runs.filter((r, i) => i > 0 && r.x0 > start + 1 && r.x0 <= start + maxWidth);
     const next = fits.length ? fits[fits.length - 1] : null;
     const before = next ? runs[runs.indexOf(next) - 1] : null;
-    const cut = next && before ? (before.x1 + next.x0) / 2 : start + maxWidth;
+    // Halfway across the gap, but always past where the piece starts: a run that began before it must not turn the cut back.
+    const middle = next && before ? (before.x1 + next.x0) / 2 : start + maxWidth;
+    const cut = middle > start + 1 ? middle : next!.x0;
     pieces.push({ ...line, x: start, width: cut - start });
     start = cut;
   }
