@@ -104,6 +104,16 @@ test('a word of code found nowhere whole is found among the tokens of a longer o
   assert.equal(findText(groupLines([...lines[0].words, word('Heading', 100, 40)]), 'Heading').length, 1);
 });
 
+test('two badges read as one word that runs digits into letters are each found in it; a name like x86 is not cut', () => {
+  const lines = groupLines([word('100text', 143, 74, 72, 95), word('x86', 300, 74, 24, 95)]);
+  const [count] = findText(lines, '100');
+  assert.equal(count?.text, '100');
+  assert.ok(count.box.x + count.box.width / 2 < 175, 'boxed by its share of the word');
+  assert.equal(findText(lines, 'text')[0]?.text, 'text');
+  assert.equal(findText(lines, 'text')[0]?.standalone, false);
+  assert.deepEqual(findText(lines, '86'), []);
+});
+
 test('with symbols asked for, the copies that show them are the ones counted for ordinals', () => {
   const candidate = (text: string, y: number, confidence = 0.95) => ({ box: { x: 600, y, width: 50, height: 16 }, text, confidence, engine: 'ocr', reason: `read '${text}'` });
   const found = [candidate('SALES', 100), candidate('Sales:', 700), candidate('Sales', 650, 0.9), candidate('Sales:', 760), candidate('Sales:', 820)];

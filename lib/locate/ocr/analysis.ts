@@ -163,34 +163,56 @@ export function otherCapitals(read: string, wanted: string): boolean {
 
 /** Where code's tokens meet: markup and call punctuation (quotes stay with their token: '"col"'). */
 const CODE_BOUNDARY = /[=<>/(){};,]/;
+const DIGIT = /[0-9]/;
+/** Two characters either side of a turn from digits to letters: '100text' (two badges read as one word), not 'x86' or 'H2O'. */
+const TURN = /[0-9]{2}\p{L}{2}|\p{L}{2}[0-9]{2}/u;
 
 /**
- * The tokens of words read from code that match a one-word text, each boxed
- * by its share of the word's characters (exact in monospace, close enough
- * elsewhere). A token is never a whole phrase: it scores as one that is not
- * standalone.
+ * The tokens of words read from code, or of words that run digits into
+ * letters ('100text': two badges side by side, read as one word), that match
+ * a one-word text, each boxed by its share of the word's characters (exact in
+ * monospace, close enough elsewhere). A token is never a whole phrase: it
+ * scores as one that is not standalone.
  */
 function tokensWithin(lines: Line[], wanted: string, needed: number): TextMatch[] {
   const found: TextMatch[] = [];
   for (const { words } of lines) {
     for (const word of words) {
-      if (word.enclosed || !CODE_BOUNDARY.test(word.text)) continue;
+      if (word.enclosed || (!CODE_BOUNDARY.test(word.text) && !TURN.test(word.text))) continue;
       const characters = [...word.text];
-      let start = 0;
-      for (let i = 0; i <= characters.length; i++) {
-        if (i < characters.length && !CODE_BOUNDARY.test(characters[i])) continue;
-        const token = characters.slice(start, i).join('');
+      const share = word.width / characters.length;
+      for (const [start, end] of tokenSpans(characters)) {
+        const token = characters.slice(start, end).join('');
         const similar = token && token.length < characters.length ? similarity(token, wanted) : 0;
-        if (similar >= needed) {
-          const share = word.width / characters.length;
-          const box = { x: word.x + start * share, y: word.y, width: (i - start) * share, height: word.height };
-          found.push({ box, text: token, score: similar - STANDALONE_BONUS, standalone: false, setApart: false, ocrConfidence: word.confidence });
-        }
-        start = i + 1;
+        if (similar < needed) continue;
+        const box = { x: word.x + start * share, y: word.y, width: (end - start) * share, height: word.height };
+        found.push({ box, text: token, score: similar - STANDALONE_BONUS, standalone: false, setApart: false, ocrConfidence: word.confidence });
       }
     }
   }
   return found;
+}
+
+/** Where a word's tokens start and end: cut at code's punctuation (dropped), and between runs of two or more digits and letters. */
+function tokenSpans(characters: string[]): [number, number][] {
+  const spans: [number, number][] = [];
+  const run = (from: number, step: number, test: (c: string) => boolean) => {
+    let n = 0;
+    for (let k = from; k >= 0 && k < characters.length && test(characters[k]); k += step) n++;
+    return n;
+  };
+  const isDigit = (c: string) => DIGIT.test(c);
+  const isLetter = (c: string) => /\p{L}/u.test(c);
+  let start = 0;
+  for (let i = 0; i <= characters.length; i++) {
+    const punctuation = i < characters.length && CODE_BOUNDARY.test(characters[i]);
+    const turn = i > start && i < characters.length && ((isDigit(characters[i - 1]) && isLetter(characters[i]) && run(i - 1, -1, isDigit) >= 2 && run(i, 1, isLetter) >= 2) ||
+      (isLetter(characters[i - 1]) && isDigit(characters[i]) && run(i - 1, -1, isLetter) >= 2 && run(i, 1, isDigit) >= 2));
+    if (i < characters.length && !punctuation && !turn) continue;
+    spans.push([start, i]);
+    start = punctuation ? i + 1 : i;
+  }
+  return spans;
 }
 
 /** Whether a read shows every symbol the wanted text has ('<', '#', '!', ':'), apart from dots, commas and quotes. */
@@ -233,13 +255,13 @@ function overlaps(a: Box, b: Box): boolean {
  * or, unless a text detector's look already read those again, words
  * tesseract was unsure of), to read again closer up.
  */
-export function suspectLines(lines: Line[], wanted: string, options: { unsure: boolean } = { unsure: true }, limit = 6): Box[] {
+export function suspectLines(lines: Line[], wanted: string, options: { unsure: boolean; least?: number } = { unsure: true }, limit = 6): Box[] {
   const scored: { box: Box; score: number }[] = [];
   for (const { words } of lines) {
     let best = 0;
     for (const w of words) best = Math.max(best, similarity(w.text, wanted.split(/\s+/)[0]), similarity(w.text, wanted));
     const unsure = options.unsure && words.some((w) => w.confidence < 60);
-    if (best >= 0.45 || unsure) scored.push({ box: boxOf(words), score: best + (unsure ? 0.2 : 0) });
+    if (best >= (options.least ?? 0.45) || unsure) scored.push({ box: boxOf(words), score: best + (unsure ? 0.2 : 0) });
   }
   return scored.sort((a, b) => b.score - a.score).slice(0, limit).map((s) => s.box);
 }
