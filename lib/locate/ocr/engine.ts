@@ -1,14 +1,14 @@
 import { Box, bottom, centerX, centerY, contains, pad, readingOrder, right } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, withWholeText } from '../query';
-import { analyse, Analysis, findText, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
+import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, openBetween, toggleNear } from './controls';
 import { similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
 import { cropScreen } from '../../image/crop';
 import { OcrReader, OcrWord } from './tesseract';
-import { PaddleModels } from './paddle';
+import { PaddleModels, TextLine } from './paddle';
 import { OcrReaderChoice, ocrReaderFromEnv } from '../../config/locators';
 import { LineReader, readAllLines, readGaps } from './gaps';
 import { readRinged } from './ringed';
@@ -34,6 +34,10 @@ const RINGED_TEXT = 4;
 
 /** How sure the reading of a ring's glyph must be to count. */
 const RING_SURE = 60;
+
+/** Lines this like the text looked for (and at most this many) are read by the second reader when tesseract's closer look finds nothing. */
+const SECOND_READER_SIMILARITY = 0.6;
+const SECOND_READER_LINES = 3;
 
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
@@ -135,9 +139,9 @@ export class OcrEngine implements LocateEngine {
     const query = asked.wholeText && findText(analysis.lines, asked.wholeText).length ? withWholeText(asked) : asked;
     if (query.text === null && !query.relation && !query.column) return [];
     const deadline = reread ? context.deadline : 0;
-    const anchor = query.relation ? await this.bestMatch(analysis, query.relation.anchor, deadline) : null;
+    const anchor = query.relation ? await this.bestMatch(analysis, context.screen, query.relation.anchor, deadline) : null;
     if (query.relation && !anchor) return [];
-    const header = query.column ? await this.bestMatch(analysis, query.column, deadline) : null;
+    const header = query.column ? await this.bestMatch(analysis, context.screen, query.column, deadline) : null;
     if (query.column && !header) return [];
     // Without a text of its own, the element is found from where it stands: the anchor, else under the column's header.
     const near = anchor ?? header;
@@ -155,7 +159,9 @@ export class OcrEngine implements LocateEngine {
       if (query.role === 'button') candidates = candidates.filter((c) => /control around/.test(c.reason));
     } else {
       let matches = findText(analysis.lines, query.text);
-      if (!matches.length) matches = await this.reread(analysis, query.text, deadline);
+      if (!matches.length) matches = await this.reread(analysis, context.screen, query.text, deadline);
+      // An ordinal counts copies: one misread by a letter or two ('isc' for 'MISC') is read again closer up.
+      else if (query.ordinal !== null) matches = [...matches, ...(await this.reread(analysis, context.screen, query.text, deadline, matches))];
       // A tab or a menu item is a whole label; in a bar, one set apart from its neighbours is as whole as a phrase.
       if (query.role && WHOLE_LABEL_ROLES.includes(query.role)) matches = matches.filter((m) => m.setApart).map((m) => (m.standalone ? m : { ...m, score: Math.min(1, m.score + STANDALONE_BONUS) }));
       candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
@@ -217,17 +223,31 @@ export class OcrEngine implements LocateEngine {
     return /[\p{L}\p{N}]/u.test(text) ? text : null;
   }
 
-  private async bestMatch(analysis: Analysis, text: string, deadline: number): Promise<TextMatch | null> {
+  private async bestMatch(analysis: Analysis, screen: Screen, text: string, deadline: number): Promise<TextMatch | null> {
     const found = findText(analysis.lines, text);
-    return found[0] ?? (await this.reread(analysis, text, deadline))[0] ?? null;
+    return found[0] ?? (await this.reread(analysis, screen, text, deadline))[0] ?? null;
   }
 
-  /** The lines where the text may have been misread, read again at twice the size, as long as the find has time. */
-  private async reread(analysis: Analysis, wanted: string, deadline: number): Promise<TextMatch[]> {
+  /**
+   * The lines where the text may have been misread, read again at twice the
+   * size, as long as the find has time; lines holding a copy already `found`
+   * are left out, and so is what they hold. Tesseract tends to repeat its
+   * own slip closer up ('Tao' for a large 'Tab'): where that finds nothing,
+   * the lines most like the text are read by PaddleOCR's recogniser too.
+   */
+  private async reread(analysis: Analysis, screen: Screen, wanted: string, deadline: number, found: TextMatch[] = []): Promise<TextMatch[]> {
     if (Date.now() >= deadline) return [];
+    const holdsFound = (line: Line) => line.words.some((w) => found.some((m) => contains(m.box, centerX(w), centerY(w))));
+    const lines = analysis.lines.filter((line) => !holdsFound(line));
+    const isNew = (m: TextMatch) => !found.some((f) => contains(f.box, centerX(m.box), centerY(m.box)));
     // Asked for together, so that both workers read; each waits its turn and gives up at the deadline.
-    const reread = await Promise.all(suspectLines(analysis.lines, wanted, { unsure: !analysis.detected }).map((box) => rereadLine(analysis.prepared, box, this.reader, deadline)));
-    return findText(groupLines(reread.flat()), wanted);
+    const reread = await Promise.all(suspectLines(lines, wanted, { unsure: !analysis.detected }).map((box) => rereadLine(analysis.prepared, box, this.reader, deadline)));
+    const matches = findText(groupLines(reread.flat()), wanted).filter(isNew);
+    // Only for a text found nowhere: a second reader's slips must not add copies to count.
+    if (matches.length || found.length || this.readerChoice !== 'tesseract+paddle' || Date.now() >= deadline) return matches;
+    const closest = suspectLines(lines, wanted, { unsure: false, least: SECOND_READER_SIMILARITY }, SECOND_READER_LINES);
+    const read = await this.models.recognise(screen, closest.map(asDetectedLine), deadline);
+    return findText(groupLines(read.flat()), wanted).filter(isNew);
   }
 
   /** From where the text was read to the box of the control the description means. */
@@ -262,7 +282,12 @@ export class OcrEngine implements LocateEngine {
       case 'tab':
       case 'menuitem':
       case null:
-        if (face) return this.candidate(labelsShare(analysis, face, match.box), match, `the control around '${match.text}'`, 1);
+        if (face) {
+          const share = labelsShare(analysis, face, match.box);
+          // A label far off its face's middle (a bar's brand, the first words of a wide row) is clicked on itself.
+          if (offCentre(share, match.box)) return this.candidate({ x: match.box.x - 4, y: share.y, width: match.box.width + 8, height: share.height }, match, `'${match.text}' in the control around it`, 1);
+          return this.candidate(share, match, `the control around '${match.text}'`, 1);
+        }
         return this.candidate(pad(match.box, 4, grey), match, `the text '${match.text}'`, query.role === 'button' ? 0.85 : 1);
       default:
         return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}'`, 1);
@@ -277,6 +302,12 @@ export class OcrEngine implements LocateEngine {
       reason: `${reason} (read '${match.text}', similarity ${match.score.toFixed(2)})`, evidence: match.box,
     };
   }
+}
+
+/** A line tesseract read, boxed as the text detector boxes lines for the recogniser: grown by about a third of its height each side. */
+function asDetectedLine(box: Box): TextLine {
+  const grow = box.height * 0.3;
+  return { x: Math.max(0, box.x - grow), y: Math.max(0, box.y - grow), width: box.width + 2 * grow, height: box.height + 2 * grow, score: 1 };
 }
 
 /**
@@ -348,6 +379,16 @@ function labelsShare(analysis: Analysis, face: Box, own: Box): Box {
     }
   }
   return { x: left, y: face.y, width: end - left, height: face.height };
+}
+
+/**
+ * Whether a label sits far off the middle of its face: its margins either
+ * side differ by more than its own width. A button centres its label; a
+ * bar's brand or a wide row's first words sit at one end, and what the
+ * description names is the label, not the middle of the bar.
+ */
+function offCentre(face: Box, label: Box): boolean {
+  return Math.abs(label.x - face.x - (right(face) - right(label))) > label.width;
 }
 
 /**
