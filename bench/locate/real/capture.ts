@@ -42,7 +42,9 @@ export function screenId(source: string, page: WebPage, width: number, height: n
   return `${sourceSlug(source)}--${name}${page.label ? `-${page.label}` : ''}@${width}x${height}`;
 }
 
-async function settle(tab: Page, page: WebPage): Promise<void> {
+async function settle(tab: Page, page: WebPage, assets: WebSource['assets'], base: string): Promise<void> {
+  for (const file of assets?.stylesheets ?? []) await tab.addStyleTag({ url: `${base}/${file}` });
+  for (const file of assets?.scripts ?? []) await tab.addScriptTag({ url: `${base}/${file}` });
   await tab.addStyleTag({ content: STILL_CSS });
   await tab.evaluate(() => document.fonts.ready.then(() => undefined));
   await tab.waitForTimeout(1200);
@@ -79,7 +81,7 @@ export async function captureWebSource(source: WebSource, root: string, resoluti
         const file = path.join(root, page.path);
         if (!fs.existsSync(file)) throw new Error(`${source.name}@${source.version} has no ${page.path}: fix its pages in bench/locate/real/sources.json`);
         await tab.goto(`${server.url}/${page.path}`, { waitUntil: 'load', timeout: 30_000 });
-        await settle(tab, page);
+        await settle(tab, page, source.assets, server.url);
         const id = screenId(source.name, page, width, height);
         const png = path.join(outDir, `${id}.png`);
         await tab.screenshot({ path: png });

@@ -24,6 +24,11 @@ export interface WebSource {
   license: string;
   part: Part;
   styles: string[];
+  /**
+   * The package's own stylesheets and scripts to add to each page, for test
+   * pages that load them through a build step the package does not ship.
+   */
+  assets?: { stylesheets?: string[]; scripts?: string[] };
   pages: WebPage[];
 }
 
