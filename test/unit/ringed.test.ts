@@ -61,3 +61,21 @@ test('a letter drawn as a loop, a blank screen and a screen of noise have no rin
   const noise = { width: 200, height: 100, data: new Uint8Array(200 * 100).map(() => ((seed = (seed * 1103515245 + 12345) % 2147483648) % 256)) };
   assert.deepEqual(ringsOn(noise), [], 'a screen of noise is a picture, not a UI');
 });
+
+test('a pill whose digits nearly touch its rim is a ring too: the digits are peeled off the rim', () => {
+  const width = 160, height = 40;
+  const data = new Uint8Array(width * height).fill(250);
+  const set = (x: number, y: number, v: number) => { data[y * width + x] = v; };
+  // A filled pill 24 x 18 (a badge) with light digits '10' drawn a pixel from its face's rounded ends.
+  for (let y = 10; y < 28; y++) {
+    for (let x = 20; x < 44; x++) {
+      const dx = x < 29 ? 29 - x : x > 35 ? x - 35 : 0;
+      if (Math.hypot(dx, y - 19) <= 9) set(x, y, 90);
+    }
+  }
+  for (let y = 14; y < 24; y++) { set(25, y, 250); set(26, y, 250); }
+  for (let y = 14; y < 24; y++) for (let x = 30; x < 38; x++) if (y === 14 || y === 23 || x === 30 || x === 37) set(x, y, 250);
+  const rings = ringsOn({ width, height, data });
+  assert.equal(rings.length, 1, JSON.stringify(rings.map((r) => r.ring)));
+  assert.ok(Math.abs(rings[0].ring.x + rings[0].ring.width / 2 - 31.5) <= 2 && rings[0].ring.height >= 17, JSON.stringify(rings[0].ring));
+});

@@ -60,22 +60,15 @@ export function ringsOn(grey: GreyImage): RingGlyph[] {
     if (found.length >= MOST_RINGS) return;
     const sw = shape.x1 - shape.x0 + 1, sh = shape.y1 - shape.y0 + 1;
     if (sh < RING_HEIGHT[0] || sh > RING_HEIGHT[1] || sw < sh * RING_WIDTH[0] || sw > sh * RING_WIDTH[1]) return;
-    if (shape.count / (sw * sh) >= HOLLOW) return;
     const ring = { x: shape.x0, y: shape.y0, width: sw, height: sh };
-    // The glyph: the other edges wholly inside the ring's box.
-    const inner = new Set<number>();
-    for (let y = shape.y0 + 1; y < shape.y1; y++) {
-      for (let x = shape.x0 + 1; x < shape.x1; x++) {
-        const label = labels[y * w + x];
-        if (!label || label === index + 1 || inner.has(label)) continue;
-        const c = list[label - 1];
-        // A loop nearly as large as the ring is the inner edge of its stroke, not a glyph.
-        const loop = c.x1 - c.x0 + 1 > sw * CONCENTRIC && c.y1 - c.y0 + 1 > sh * CONCENTRIC;
-        if (c.x0 > shape.x0 && c.y0 > shape.y0 && c.x1 < shape.x1 && c.y1 < shape.y1 && !loop) inner.add(label);
-      }
+    const parts = [...componentsInside(shape, index, labels, list, w)];
+    if (shape.count / (sw * sh) >= HOLLOW || !parts.length) {
+      // A glyph drawn close to a filled pill's rim joins the rim's edges ('10' in a badge): it is peeled off the rim,
+      // when what is left is a thin loop and the glyph sits in its middle, as a badge centres its text.
+      const own = peeled(shape, index + 1, labels, w);
+      if (own.rim / (sw * sh) >= HOLLOW || !own.glyph || !centred(own.glyph, shape) || !evenFace(grey, shape, own.glyph, labels, index + 1)) return;
+      parts.push(own.glyph);
     }
-    if (!inner.size) return;
-    const parts = [...inner].map((label) => list[label - 1]);
     const box = { x: Math.min(...parts.map((c) => c.x0)), y: Math.min(...parts.map((c) => c.y0)) };
     const glyphBox = { ...box, width: Math.max(...parts.map((c) => c.x1)) - box.x + 1, height: Math.max(...parts.map((c) => c.y1)) - box.y + 1 };
     if (glyphBox.height < sh * GLYPH_HEIGHT[0] || glyphBox.height > sh * GLYPH_HEIGHT[1]) return;
@@ -86,6 +79,90 @@ export function ringsOn(grey: GreyImage): RingGlyph[] {
 }
 
 interface Component { x0: number; y0: number; x1: number; y1: number; count: number }
+
+/** The other edges wholly inside a ring's box: its glyph. A loop nearly as large as the ring is the inner edge of its stroke. */
+function componentsInside(shape: Component, index: number, labels: Int32Array, list: Component[], width: number): Set<Component> {
+  const sw = shape.x1 - shape.x0 + 1, sh = shape.y1 - shape.y0 + 1;
+  const inner = new Set<Component>();
+  for (let y = shape.y0 + 1; y < shape.y1; y++) {
+    for (let x = shape.x0 + 1; x < shape.x1; x++) {
+      const label = labels[y * width + x];
+      if (!label || label === index + 1) continue;
+      const c = list[label - 1];
+      if (inner.has(c)) continue;
+      const loop = c.x1 - c.x0 + 1 > sw * CONCENTRIC && c.y1 - c.y0 + 1 > sh * CONCENTRIC;
+      if (c.x0 > shape.x0 && c.y0 > shape.y0 && c.x1 < shape.x1 && c.y1 < shape.y1 && !loop) inner.add(c);
+    }
+  }
+  return inner;
+}
+
+/** Whether a glyph's middle lies in the middle half of its shape, across and down. */
+function centred(glyph: Component, shape: Component): boolean {
+  const middle = (a: number, b: number) => (a + b) / 2;
+  return Math.abs(middle(glyph.x0, glyph.x1) - middle(shape.x0, shape.x1)) <= (shape.x1 - shape.x0) / 4 &&
+    Math.abs(middle(glyph.y0, glyph.y1) - middle(shape.y0, shape.y1)) <= (shape.y1 - shape.y0) / 4;
+}
+
+/** Share of a disc's face, round its glyph, that must be one grey: a badge's fill is; a letter's strokes and counters are not. */
+const EVEN_FACE = 0.85;
+
+/**
+ * Whether the inside of a shape, away from its rim and its glyph, is one
+ * grey: the face of a filled pill or disc.
+ */
+function evenFace(grey: GreyImage, shape: Component, glyph: Component, labels: Int32Array, label: number): boolean {
+  const w = grey.width;
+  const values: number[] = [];
+  for (let y = shape.y0 + RIM; y <= shape.y1 - RIM; y++) {
+    let first = -1, last = -1;
+    for (let x = shape.x0; x <= shape.x1; x++) if (labels[y * w + x] === label) { if (first < 0) first = x; last = x; }
+    for (let x = first + RIM; first >= 0 && x <= last - RIM; x++) {
+      if (x >= glyph.x0 - 1 && x <= glyph.x1 + 1 && y >= glyph.y0 - 1 && y <= glyph.y1 + 1) continue;
+      values.push(grey.data[y * w + x]);
+    }
+  }
+  if (values.length < 10) return false;
+  const face = medianOf(values);
+  return values.filter((v) => Math.abs(v - face) <= EDGE).length >= values.length * EVEN_FACE;
+}
+
+/** How far in from a shape's outline, row by row and column by column, its edge pixels are its rim. */
+const RIM = 3;
+
+/**
+ * A shape's own pixels split into its rim (within RIM of its outline across
+ * or down) and what lies further in: the glyph that touched it.
+ */
+function peeled(shape: Component, label: number, labels: Int32Array, w: number): { rim: number; glyph: Component | null } {
+  const sw = shape.x1 - shape.x0 + 1, sh = shape.y1 - shape.y0 + 1;
+  const [left, right, top, bottom] = [new Int32Array(sh).fill(w), new Int32Array(sh).fill(-1), new Int32Array(sw).fill(1 << 30), new Int32Array(sw).fill(-1)];
+  const mine = (x: number, y: number) => labels[y * w + x] === label;
+  for (let y = shape.y0; y <= shape.y1; y++) {
+    for (let x = shape.x0; x <= shape.x1; x++) {
+      if (!mine(x, y)) continue;
+      const [r, c] = [y - shape.y0, x - shape.x0];
+      left[r] = Math.min(left[r], x); right[r] = Math.max(right[r], x);
+      top[c] = Math.min(top[c], y); bottom[c] = Math.max(bottom[c], y);
+    }
+  }
+  let rim = 0;
+  const glyph: Component = { x0: Infinity, y0: Infinity, x1: -1, y1: -1, count: 0 };
+  for (let y = shape.y0; y <= shape.y1; y++) {
+    for (let x = shape.x0; x <= shape.x1; x++) {
+      if (!mine(x, y)) continue;
+      const [r, c] = [y - shape.y0, x - shape.x0];
+      if (x - left[r] < RIM || right[r] - x < RIM || y - top[c] < RIM || bottom[c] - y < RIM) {
+        rim++;
+        continue;
+      }
+      glyph.count++;
+      glyph.x0 = Math.min(glyph.x0, x); glyph.x1 = Math.max(glyph.x1, x);
+      glyph.y0 = Math.min(glyph.y0, y); glyph.y1 = Math.max(glyph.y1, y);
+    }
+  }
+  return { rim, glyph: glyph.count ? glyph : null };
+}
 
 /**
  * Components of the set pixels of a w x h map, pixels REACH apart or closer
