@@ -171,9 +171,9 @@ export function parseQuery(description: string): Query {
     // ("the red button" stays a picture: colours and sizes name no text.)
     // A look word capitalised inside the description is a name too ("the Round button"; "Round button" stays a shape).
     else if (text === null && !relation && !column && role !== null && TEXT_BEARING.includes(role) && withoutLooks(whole, description).trim()) wholeText = whole;
-    // "Pill badges", "Beta label": a word for shown text may be part of the text itself, where the screen shows it so.
+    // "Pill badges", "Div as Select": a role word may be part of the text itself, where the screen shows it so.
     const withRoleWord = trimFillers(`${before} ${body.slice(named?.index ?? 0, named?.end ?? 0)} ${after}`);
-    if (text !== null && !wholeText && role === 'text' && named && withRoleWord !== text) wholeText = withRoleWord;
+    if (text !== null && !wholeText && named && withRoleWord !== text) wholeText = withRoleWord;
   }
   const shown = !!target && SHOWING.test(lower.slice(0, target.index));
   if (hint === 'image' && role === null) role = 'image';
@@ -193,12 +193,22 @@ function withoutLooks(text: string, description: string): string {
 /** Roles whose element shows its name as text. */
 const TEXT_BEARING: Role[] = ['link', 'button', 'tab', 'menuitem', 'heading', 'text', 'cell'];
 
-/** The query read with its whole text: an ordinal word inside that text is no longer an ordinal, nor a colour word a colour. */
+/**
+ * The query read with its whole text: an ordinal word inside that text is no
+ * longer an ordinal, a colour word no colour, and a role word no role ('Div
+ * as Select' is a text, not a dropdown).
+ */
 export function withWholeText(query: Query): Query {
   if (!query.wholeText) return query;
   const ordinalInside = new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'i').test(query.wholeText);
   const visualWords = query.visualWords.filter((w) => !new RegExp(`\\b${w}\\b`, 'i').test(query.wholeText!));
-  return { ...query, text: query.wholeText, ordinal: ordinalInside ? null : query.ordinal, visualWords };
+  return { ...query, text: query.wholeText, ordinal: ordinalInside ? null : query.ordinal, visualWords, role: roleWordInside(query) ? null : query.role };
+}
+
+/** Whether the whole text holds the word that gave the query its role ('Select' in 'Div as Select'). */
+export function roleWordInside(query: Query): boolean {
+  const wholeText = query.wholeText?.toLowerCase();
+  return !!wholeText && query.role !== null && ROLE_WORDS.some(([pattern, role]) => role === query.role && pattern.test(wholeText));
 }
 
 /**

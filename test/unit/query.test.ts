@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { neededCapability } from '../../lib/locate/engine';
-import { parseQuery, wrapDescription } from '../../lib/locate/query';
+import { parseQuery, withWholeText, wrapDescription } from '../../lib/locate/query';
 
 const parse = (d: string) => {
   const q = parseQuery(d);
@@ -50,6 +50,10 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   assert.deepEqual([parseQuery("the field showing 'email@example.com'").shown, parseQuery("the input with 'Jane'").shown, parseQuery("the 'Email' field").shown], [true, true, undefined]);
   // ...unless the screen shows the word with it: a section titled 'Pill badges'.
   assert.deepEqual([parseQuery('Pill badges').text, parseQuery('Pill badges').wholeText, parseQuery('the text Welcome').wholeText], ['Pill', 'Pill badges', undefined]);
+  // Any role word: 'Div as Select' may be a label shown so; read with its whole text, it is a text, not a dropdown.
+  const divAsSelect = parseQuery('Div as Select');
+  assert.deepEqual([divAsSelect.text, divAsSelect.role, divAsSelect.wholeText], ['Div as', 'dropdown', 'Div as Select']);
+  assert.deepEqual([withWholeText(divAsSelect).text, withWholeText(divAsSelect).role, withWholeText(parseQuery('ORANGE 5 button')).role], ['Div as Select', null, 'button']);
   assert.equal(parse("'Pompeius René' in the table").text, 'Pompeius René');
   assert.deepEqual([parse('links').text, parse('links').role], ['links', null]);
   assert.deepEqual([parse('the gear icon').text, parse('the gear icon').role], [null, 'icon']);

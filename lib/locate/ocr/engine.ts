@@ -1,6 +1,6 @@
 import { Box, bottom, centerX, centerY, contains, pad, readingOrder, right } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
-import { Query, withWholeText } from '../query';
+import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, openBetween, toggleNear } from './controls';
 import { similarity, threshold } from '../text-match';
@@ -135,8 +135,11 @@ export class OcrEngine implements LocateEngine {
   }
 
   private async locateIn(analysis: Analysis, context: EngineContext, asked: Query, options: { all?: boolean }, reread: boolean): Promise<Candidate[]> {
-    // "First name field", "ORANGE 5 button": if the whole text is on the screen, its ordinal or colour word belongs to it.
-    const query = asked.wholeText && findText(analysis.lines, asked.wholeText).length ? withWholeText(asked) : asked;
+    // "First name field", "ORANGE 5 button": if the whole text is on the screen, its ordinal or colour word belongs to it;
+    // "Div as Select": its role word too, where the screen shows that text as a phrase of its own (not 'Click the Save button').
+    const whole = asked.wholeText ? findText(analysis.lines, asked.wholeText) : [];
+    const wholeShown = roleWordInside(asked) ? whole.some((m) => m.standalone && m.score >= CLEAN_MATCH) : whole.length > 0;
+    const query = wholeShown ? withWholeText(asked) : asked;
     if (query.text === null && !query.relation && !query.column) return [];
     const deadline = reread ? context.deadline : 0;
     const anchor = query.relation ? await this.bestMatch(analysis, context.screen, query.relation.anchor, deadline) : null;
