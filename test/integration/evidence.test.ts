@@ -138,9 +138,17 @@ test('redraw: a click on a still page returns at once; a click that starts a 300
   still.sort((a, b) => a - b);
   assert.ok(still[3] < 150, `a click on a still page is quick (median wait ${still[3]} ms)`);
 
-  const t = performance.now();
-  await client.click(110, 50);
-  const animated = performance.now() - t;
+  // A loaded machine may paint the click's first frame after the look window (35 ms): the panel then slides in
+  // unwaited, so it is closed (at once: no transition) and the click tried again, up to three times.
+  let animated = 0;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const t = performance.now();
+    await client.click(110, 50);
+    animated = performance.now() - t;
+    if (events.at(-1)!.redraw!.changed) break;
+    await sleep(400);
+    await client.click(110, 50);
+  }
   assert.ok(animated >= 300, `the click waited for the animation (${animated.toFixed(0)} ms)`);
   assert.equal(events.at(-1)!.redraw!.changed, true);
   assert.equal(events.at(-1)!.redraw!.settled, true);
