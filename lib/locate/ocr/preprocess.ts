@@ -23,7 +23,8 @@ const INK_CONTRAST = 40;
 const MIN_BACKGROUND = 110;
 const WHITE_POINT = 225;
 const LINE_MIN_RUN = 28;
-const INK = 160;
+/** Darker than this, a pixel of the prepared (dark on white) screen is ink. */
+export const INK = 160;
 
 /** Luminance of a 4-byte-per-pixel image; `order` says where red and blue are. */
 export function toGrey(image: RawImage, order: 'bgrx' | 'rgba'): GreyImage {

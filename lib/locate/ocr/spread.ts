@@ -1,4 +1,4 @@
-import type { GreyImage } from './preprocess';
+import { GreyImage, INK } from './preprocess';
 import type { OcrWord } from './tesseract';
 
 /**
@@ -10,8 +10,6 @@ import type { OcrWord } from './tesseract';
  */
 /** A word's characters are spread when each has more than this many of its heights across. */
 const SPREAD = 1.5;
-/** Darker than this, a pixel of the prepared screen is ink. */
-const INK = 160;
 
 export function splitSpread(words: OcrWord[], prepared: GreyImage): OcrWord[] {
   return words.flatMap((word) => {

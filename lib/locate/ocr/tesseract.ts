@@ -3,7 +3,7 @@ import os from 'os';
 import path from 'path';
 import { createHash } from 'crypto';
 import { createWorker, PSM, Worker } from 'tesseract.js';
-import { GreyImage, toPgm } from './preprocess';
+import { GreyImage, INK, toPgm } from './preprocess';
 
 /**
  * Reading words off a prepared screen, fast:
@@ -30,7 +30,6 @@ export interface OcrWord {
   height: number;
 }
 
-const INK = 160;
 const BAND_PAD = 3;
 const BAND_GAP = 12;
 const MEMO_LIMIT = 4000;
