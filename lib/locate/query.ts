@@ -40,13 +40,13 @@ export interface Query {
 const SHOWING = /\b(?:showing|shows|with|containing|contains|displaying|reading|that says)\s*$/;
 
 const ROLE_WORDS: [RegExp, Role][] = [
-  [/\b(?:menu ?items?|menu entr(?:y|ies))\b/, 'menuitem'],
+  [/\b(?:menu[ -]?items?|menu entr(?:y|ies))\b/, 'menuitem'],
   [/\bradio(?: buttons?)?\b/, 'radio'],
-  [/\bcheck ?box(?:es)?\b/, 'checkbox'],
-  [/\b(?:drop ?downs?|select(?: box)?|combo ?box(?:es)?|pickers?)\b/, 'dropdown'],
+  [/\bcheck[ -]?box(?:es)?\b/, 'checkbox'],
+  [/\b(?:drop[ -]?downs?|select(?: box)?|combo[ -]?box(?:es)?|pickers?)\b/, 'dropdown'],
   [/\b(?:buttons?|btns?)\b/, 'button'],
   [/\blinks?\b/, 'link'],
-  [/\b(?:fields?|inputs?|text ?box(?:es)?|text ?areas?|boxe?s?|search ?bar)\b/, 'field'],
+  [/\b(?:fields?|inputs?|text[ -]?box(?:es)?|text[ -]?areas?|boxe?s?|search[ -]?bar)\b/, 'field'],
   [/\btabs?\b/, 'tab'],
   [/\bmenus?\b/, 'menuitem'],
   [/\b(?:column|row) headers?\b/, 'cell'],
@@ -138,12 +138,16 @@ export function parseQuery(description: string): Query {
   const visualWords = [...unquoted.matchAll(VISUAL)].map((m) => m[1]);
 
   let text: string | null = target?.text ?? null;
-  // "'Submit button'", "'Delete buttons'": a role word that ends the only quoted text names the control, not its label.
+  let wholeText: string | undefined;
+  // "'Submit button'", "'Delete buttons'": a role word that ends the only quoted text names the control, not its label
+  // (unless the screen shows the whole text as a phrase of its own: the heading 'Button Dropdowns').
   if (role === null && target && !unquoted.trim()) {
     const split = splitTrailingRole(target.text);
-    if (split) ({ text, role } = split);
+    if (split) {
+      ({ text, role } = split);
+      wholeText = target.text.trim();
+    }
   }
-  let wholeText: string | undefined;
   if (text === null) {
     // Unquoted: what is left once the role word (with the kind words before it: "Settings icon button"),
     // ordinals, colours and fillers are gone: "Submit button" → "Submit", "menus.ui tab" → "menus.ui".
@@ -190,8 +194,8 @@ function withoutLooks(text: string, description: string): string {
   return text.replace(LOOKS, (word) => (/^\p{Lu}/u.test(word) && word !== first ? word : ' '));
 }
 
-/** Roles whose element shows its name as text. */
-const TEXT_BEARING: Role[] = ['link', 'button', 'tab', 'menuitem', 'heading', 'text', 'cell'];
+/** Roles whose element shows its name as text, or beside it as a label ("the Small box" is the field labelled Small). */
+const TEXT_BEARING: Role[] = ['link', 'button', 'tab', 'menuitem', 'heading', 'text', 'cell', 'field', 'checkbox', 'radio', 'dropdown'];
 
 /**
  * The query read with its whole text: an ordinal word inside that text is no
@@ -227,10 +231,15 @@ interface RoleWord { role: Role; index: number; end: number }
 /** With quoted text, the role words around it, by priority: "the 'Name' column header" is a cell. */
 function firstRoleWord(unquoted: string): RoleWord | null {
   for (const [pattern, role] of ROLE_WORDS) {
-    const match = pattern.exec(unquoted);
-    if (match) return { role, index: match.index, end: match.index + match[0].length };
+    const match = [...unquoted.matchAll(new RegExp(pattern.source, 'g'))].find((m) => !inCompound(unquoted, m.index!, m.index! + m[0].length));
+    if (match) return { role, index: match.index!, end: match.index! + match[0].length };
   }
   return null;
+}
+
+/** A word hyphenated to another is part of a name, not a role: 'btn-tip', 'nav-link', 'tab-pane'. */
+function inCompound(text: string, index: number, end: number): boolean {
+  return /[\p{L}\p{N}]-$/u.test(text.slice(0, index)) || /^-[\p{L}\p{N}]/u.test(text.slice(end));
 }
 
 /** Without quotes, the last role word names the thing, as the last noun does in English: "Tabs heading" is a heading. */
@@ -239,8 +248,8 @@ function lastRoleWord(lower: string): RoleWord | null {
   for (const [pattern, role] of ROLE_WORDS) {
     for (const match of lower.matchAll(new RegExp(pattern.source, 'g'))) {
       // "in the header", "on the toolbar": a place, not what is wanted.
-      if (PLACE_BEFORE.test(lower.slice(0, match.index))) continue;
       const end = match.index! + match[0].length;
+      if (PLACE_BEFORE.test(lower.slice(0, match.index)) || inCompound(lower, match.index!, end)) continue;
       if (!last || end > last.end) last = { role, index: match.index!, end };
     }
   }

@@ -31,6 +31,9 @@ test('unquoted descriptions: the rest is the text', () => {
   assert.deepEqual([parse('ORANGE 5 button').text, parseQuery('ORANGE 5 button').wholeText], ['5', 'ORANGE 5']);
   assert.deepEqual([parse('menus.ui tab').text, parse('List Box table cell').text, parse('Edit Image link').text], ['menus.ui', 'List Box', 'Edit Image']);
   assert.deepEqual([parse('Email input field').text, parse('Settings icon button').text], ['Email', 'Settings']);
+  // A role word hyphenated to another is part of a name ('btn-tip', a class shown in the docs); a hyphenated role word is one.
+  assert.deepEqual([parse('btn-tip').text, parse('btn-tip').role, parse('the nav-link link').text], ['btn-tip', null, 'nav-link']);
+  assert.deepEqual([parse('the Email text-box').role, parse("the drop-down showing 'All'").role], ['field', 'dropdown']);
 });
 
 test('unquoted: the last role word names the thing, and a place at the end is not its text', () => {
@@ -62,6 +65,8 @@ test('unquoted: the last role word names the thing, and a place at the end is no
   assert.equal(neededCapability(parseQuery('Star link')), 'text');
   // A look word capitalised inside the description is a label ('the Round button'); at its start, or in lower case, a look.
   assert.deepEqual(['the Round button', 'Round button', 'the round button'].map((d) => parseQuery(d).wholeText), ['Round', undefined, undefined]);
+  // A field is named by its label the same way: 'the Small box' is the box labelled Small, 'the small box' a look.
+  assert.deepEqual(['the Small box', 'the Large input', 'the small box'].map((d) => parseQuery(d).wholeText), ['Small', 'Large', undefined]);
   // So is a filler word: 'the first Labeled button' names the button 'Labeled'; 'the button labeled Save' names 'Save'.
   assert.deepEqual(['the first Labeled button', 'the button labeled Save'].map((d) => [parseQuery(d).text, parseQuery(d).role]), [['Labeled', 'button'], ['Save', 'button']]);
   // Nothing but little words: they are the text shown ("With text", a section's caption).
