@@ -79,3 +79,34 @@ test('a pill whose digits nearly touch its rim is a ring too: the digits are pee
   assert.equal(rings.length, 1, JSON.stringify(rings.map((r) => r.ring)));
   assert.ok(Math.abs(rings[0].ring.x + rings[0].ring.width / 2 - 31.5) <= 2 && rings[0].ring.height >= 17, JSON.stringify(rings[0].ring));
 });
+
+test('short texts spread across a wide face (a button group of page numbers) are read one by one, each in its share of the face', () => {
+  const width = 400, height = 60;
+  const data = new Uint8Array(width * height).fill(250);
+  const bar = (x0: number, y0: number, w: number, h: number, v: number) => { for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) data[y * width + x] = v; };
+  // A grey group 136 x 36 with four light glyphs 34 px apart; beside it a button of the same grey with a word's letters close together.
+  bar(20, 10, 136, 36, 110);
+  for (const x of [34, 68, 102, 136]) bar(x, 21, 5, 14, 250);
+  bar(200, 10, 150, 36, 110);
+  for (let x = 230; x < 320; x += 9) bar(x, 21, 6, 14, 250);
+  const rings = ringsOn({ width, height, data });
+  assert.equal(rings.length, 4, JSON.stringify(rings.map((r) => r.ring)));
+  rings.forEach((r, i) => {
+    assert.ok(r.ring.x <= [34, 68, 102, 136][i] && r.ring.x + r.ring.width >= [39, 73, 107, 141][i], `glyph ${i} inside its share: ${JSON.stringify(r.ring)}`);
+    assert.ok(r.ring.width >= 30 && r.ring.width <= 40 && r.ring.height >= 36, JSON.stringify(r.ring));
+  });
+});
+
+test('a pager strip: its numbers are read one by one, its words left to the line readers', () => {
+  const width = 400, height = 60;
+  const data = new Uint8Array(width * height).fill(250);
+  const bar = (x0: number, y0: number, w: number, h: number, v: number) => { for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) data[y * width + x] = v; };
+  // A bordered white strip: a word of five letters at each end, three digits between them, 34 px apart.
+  bar(20, 10, 300, 36, 120);
+  bar(22, 12, 296, 32, 250);
+  for (const x of [30, 262]) for (let k = 0; k < 5; k++) bar(x + k * 8, 21, 6, 14, 40);
+  for (const x of [130, 164, 198]) bar(x, 21, 5, 14, 40);
+  const rings = ringsOn({ width, height, data });
+  assert.equal(rings.length, 3, JSON.stringify(rings.map((r) => r.ring)));
+  rings.forEach((r, i) => assert.ok(Math.abs(r.ring.x + r.ring.width / 2 - [132.5, 166.5, 200.5][i]) <= 1.5, JSON.stringify(r.ring)));
+});

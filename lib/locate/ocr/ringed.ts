@@ -59,7 +59,11 @@ export function ringsOn(grey: GreyImage): RingGlyph[] {
   list.forEach((shape, index) => {
     if (found.length >= MOST_RINGS) return;
     const sw = shape.x1 - shape.x0 + 1, sh = shape.y1 - shape.y0 + 1;
-    if (sh < RING_HEIGHT[0] || sh > RING_HEIGHT[1] || sw < sh * RING_WIDTH[0] || sw > sh * RING_WIDTH[1]) return;
+    if (sh < RING_HEIGHT[0] || sh > RING_HEIGHT[1] || sw < sh * RING_WIDTH[0]) return;
+    if (sw > sh * RING_WIDTH[1]) {
+      if (shape.count / (sw * sh) < HOLLOW) found.push(...segments(grey, shape, [...componentsInside(shape, index, labels, list, w)]));
+      return;
+    }
     const ring = { x: shape.x0, y: shape.y0, width: sw, height: sh };
     const parts = [...componentsInside(shape, index, labels, list, w)];
     if (shape.count / (sw * sh) >= HOLLOW || !parts.length) {
@@ -79,6 +83,46 @@ export function ringsOn(grey: GreyImage): RingGlyph[] {
 }
 
 interface Component { x0: number; y0: number; x1: number; y1: number; count: number }
+
+/** Glyphs closer than this many of their heights are one text: the letters and words of a label. */
+const ONE_TEXT_GAP = 1;
+/** A short text (a page number, a count) is at most this many times as wide as it is high. */
+const SHORT_TEXT = 2.2;
+/** A face holds at most this many short texts to be read one by one. */
+const MOST_SEGMENTS = 12;
+
+/**
+ * A face wider than a ring (a button group, a pager's strip) holding short
+ * texts spread across it ('1 2 3 4' on one grey bar, 'PREV 1 2 3 NEXT'):
+ * each short one is read on its own, boxed by its share of the face.
+ * Neither tesseract nor the text detector sees single glyphs that far apart.
+ */
+function segments(grey: GreyImage, shape: Component, parts: Component[]): RingGlyph[] {
+  const texts: Component[] = [];
+  for (const part of [...parts].sort((a, b) => a.x0 - b.x0)) {
+    const last = texts[texts.length - 1];
+    const height = last ? Math.max(last.y1 - last.y0, part.y1 - part.y0) + 1 : 0;
+    if (last && part.x0 - last.x1 <= height * ONE_TEXT_GAP) {
+      Object.assign(last, { x1: Math.max(last.x1, part.x1), y0: Math.min(last.y0, part.y0), y1: Math.max(last.y1, part.y1), count: last.count + part.count });
+    } else texts.push({ ...part });
+  }
+  const sh = shape.y1 - shape.y0 + 1;
+  const short = (t: Component) => {
+    const [tw, th] = [t.x1 - t.x0 + 1, t.y1 - t.y0 + 1];
+    return th >= sh * GLYPH_HEIGHT[0] && th <= sh * GLYPH_HEIGHT[1] && tw <= th * SHORT_TEXT;
+  };
+  if (texts.length < 2 || texts.length > MOST_SEGMENTS) return [];
+  // A pager's words ('PREV', 'NEXT') are left to the line readers; they only bound their neighbours' shares.
+  return texts.flatMap((t, i) => {
+    if (!short(t)) return [];
+    // Its share reaches halfway to its neighbours (or the face's end), as far on both sides: a click on it lands on it.
+    const [from, to] = [i ? (texts[i - 1].x1 + t.x0) / 2 : shape.x0, i < texts.length - 1 ? (t.x1 + texts[i + 1].x0) / 2 : shape.x1];
+    const middle = (t.x0 + t.x1) / 2;
+    const half = Math.min(middle - from, to - middle);
+    const ring = { x: Math.round(middle - half), y: shape.y0, width: Math.round(2 * half) + 1, height: sh };
+    return [{ ring, glyph: glyphOf(grey, ring, { x: t.x0, y: t.y0, width: t.x1 - t.x0 + 1, height: t.y1 - t.y0 + 1 }) }];
+  });
+}
 
 /** The other edges wholly inside a ring's box: its glyph. A loop nearly as large as the ring is the inner edge of its stroke. */
 function componentsInside(shape: Component, index: number, labels: Int32Array, list: Component[], width: number): Set<Component> {
@@ -212,7 +256,8 @@ function components(w: number, h: number, set: Uint8Array): { labels: Int32Array
  */
 function glyphOf(grey: GreyImage, ring: Box, box: Box): RingGlyph['glyph'] {
   const at = (x: number, y: number) => grey.data[y * grey.width + x];
-  const face = medianOf(sampleOf(ring, at));
+  const beside = besideGlyph(ring, box, at);
+  const face = medianOf(beside.length >= 8 ? beside : sampleOf(ring, at));
   const [x0, y0, width, height] = [box.x - 1, box.y - 1, box.width + 2, box.height + 2];
   const away = new Float32Array(width * height);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) away[y * width + x] = Math.abs(at(x0 + x, y0 + y) - face);
@@ -270,6 +315,29 @@ function sampled(glyph: RingGlyph['glyph'], x: number, y: number): number {
   const ink = (px: number, py: number) => glyph.ink[clampY(py) * glyph.width + clampX(px)];
   return (ink(x0, y0) * (1 - fx) + ink(x0 + 1, y0) * fx) * (1 - fy) + (ink(x0, y0 + 1) * (1 - fx) + ink(x0 + 1, y0 + 1) * fx) * fy;
 }
+
+/**
+ * Grey levels of a ring's face round its glyph: left and right of it at its
+ * height, and above and below it across its width, clear of the rim. A word
+ * that fills a badge ('Info') leaves little face in the ring's middle.
+ */
+function besideGlyph(ring: Box, glyph: Box, at: (x: number, y: number) => number): number[] {
+  const values: number[] = [];
+  const [left, right, top, bottom] = [ring.x + FACE_INSET, ring.x + ring.width - 1 - FACE_INSET, ring.y + FACE_INSET, ring.y + ring.height - 1 - FACE_INSET];
+  const [gx0, gx1, gy0, gy1] = [glyph.x - 1, glyph.x + glyph.width, glyph.y - 1, glyph.y + glyph.height];
+  for (let y = Math.max(top, gy0 + 1); y < Math.min(bottom + 1, gy1); y++) {
+    for (let x = left; x < gx0; x++) values.push(at(x, y));
+    for (let x = gx1 + 1; x <= right; x++) values.push(at(x, y));
+  }
+  for (let x = Math.max(left, gx0 + 1); x < Math.min(right + 1, gx1); x++) {
+    for (let y = top; y < gy0; y++) values.push(at(x, y));
+    for (let y = gy1 + 1; y <= bottom; y++) values.push(at(x, y));
+  }
+  return values;
+}
+
+/** How far in from a ring's box its face is sampled: past the rim's anti-aliased edge. */
+const FACE_INSET = 2;
 
 /** Grey levels over the middle of a ring's box, every other pixel: mostly its face, a little of its glyph. */
 function sampleOf(ring: Box, at: (x: number, y: number) => number): number[] {
