@@ -39,6 +39,9 @@ const RING_SURE = 60;
 const SECOND_READER_SIMILARITY = 0.6;
 const SECOND_READER_LINES = 3;
 
+/** How well a button fits that shows the text asked for inside a longer label, against 1 for one showing just that, and 0.85 for words with no button round them. */
+const PART_OF_LABEL = 0.9;
+
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
 
@@ -287,9 +290,11 @@ export class OcrEngine implements LocateEngine {
       case null:
         if (face) {
           const share = labelsShare(analysis, face, match.box);
+          // A button asked for by part of what it shows ('link' in 'Separated link') fits less than one that shows just that.
+          const fit = query.role === 'button' && !match.standalone ? PART_OF_LABEL : 1;
           // A label far off its face's middle (a bar's brand, the first words of a wide row) is clicked on itself.
-          if (offCentre(share, match.box)) return this.candidate({ x: match.box.x - 4, y: share.y, width: match.box.width + 8, height: share.height }, match, `'${match.text}' in the control around it`, 1);
-          return this.candidate(share, match, `the control around '${match.text}'`, 1);
+          if (offCentre(share, match.box)) return this.candidate({ x: match.box.x - 4, y: share.y, width: match.box.width + 8, height: share.height }, match, `'${match.text}' in the control around it`, fit);
+          return this.candidate(share, match, `the control around '${match.text}'`, fit);
         }
         return this.candidate(pad(match.box, 4, grey), match, `the text '${match.text}'`, query.role === 'button' ? 0.85 : 1);
       default:
