@@ -110,3 +110,19 @@ test('a pager strip: its numbers are read one by one, its words left to the line
   assert.equal(rings.length, 3, JSON.stringify(rings.map((r) => r.ring)));
   rings.forEach((r, i) => assert.ok(Math.abs(r.ring.x + r.ring.width / 2 - [132.5, 166.5, 200.5][i]) <= 1.5, JSON.stringify(r.ring)));
 });
+
+test("a list group's rows are no one face: the count badge in each row is a ring of its own", () => {
+  const width = 360, height = 100;
+  const data = new Uint8Array(width * height).fill(250);
+  const bar = (x0: number, y0: number, w: number, h: number, v: number) => { for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) data[y * width + x] = v; };
+  // Two rows 38 px high between light lines, the right border joining them; a dark pill with a light digit at each row's end.
+  bar(20, 10, 300, 1, 215); bar(20, 48, 300, 1, 215); bar(20, 86, 300, 1, 215); bar(20, 10, 1, 77, 215); bar(319, 10, 1, 77, 215);
+  for (let k = 0; k < 2; k++) {
+    bar(40, 22 + k * 38, 60, 12, 60);
+    for (let y = 19 + k * 38; y < 38 + k * 38; y++) for (let x = 280; x < 306; x++) if (Math.hypot(Math.max(0, Math.abs(x - 292.5) - 3.5), y - (28.5 + k * 38)) <= 9.5) data[y * width + x] = 40;
+    bar(291, 23 + k * 38, 3, 11, 250);
+  }
+  const rings = ringsOn({ width, height, data });
+  assert.equal(rings.length, 2, JSON.stringify(rings.map((r) => r.ring)));
+  rings.forEach((r, i) => assert.ok(Math.abs(r.ring.x + r.ring.width / 2 - 293) <= 2 && Math.abs(r.ring.y + r.ring.height / 2 - (28.5 + i * 38)) <= 2, JSON.stringify(r.ring)));
+});

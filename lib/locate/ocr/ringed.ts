@@ -60,8 +60,9 @@ export function ringsOn(grey: GreyImage): RingGlyph[] {
     if (found.length >= MOST_RINGS) return;
     const sw = shape.x1 - shape.x0 + 1, sh = shape.y1 - shape.y0 + 1;
     if (sh < RING_HEIGHT[0] || sh > RING_HEIGHT[1] || sw < sh * RING_WIDTH[0]) return;
+    const around = (x: number, y: number) => surrounds(shape, index + 1, labels, w, Math.round(x), Math.round(y));
     if (sw > sh * RING_WIDTH[1]) {
-      if (shape.count / (sw * sh) < HOLLOW) found.push(...segments(grey, shape, [...componentsInside(shape, index, labels, list, w)]));
+      if (shape.count / (sw * sh) < HOLLOW) found.push(...segments(grey, shape, [...componentsInside(shape, index, labels, list, w)]).filter((s) => around(centerX(s.ring), centerY(s.ring))));
       return;
     }
     const ring = { x: shape.x0, y: shape.y0, width: sw, height: sh };
@@ -76,6 +77,7 @@ export function ringsOn(grey: GreyImage): RingGlyph[] {
     const box = { x: Math.min(...parts.map((c) => c.x0)), y: Math.min(...parts.map((c) => c.y0)) };
     const glyphBox = { ...box, width: Math.max(...parts.map((c) => c.x1)) - box.x + 1, height: Math.max(...parts.map((c) => c.y1)) - box.y + 1 };
     if (glyphBox.height < sh * GLYPH_HEIGHT[0] || glyphBox.height > sh * GLYPH_HEIGHT[1]) return;
+    if (!around(glyphBox.x + glyphBox.width / 2, glyphBox.y + glyphBox.height / 2)) return;
     if (found.some((f) => contains(f.ring, centerX(ring), centerY(ring)))) return;
     found.push({ ring, glyph: glyphOf(grey, ring, glyphBox) });
   });
@@ -83,6 +85,19 @@ export function ringsOn(grey: GreyImage): RingGlyph[] {
 }
 
 interface Component { x0: number; y0: number; x1: number; y1: number; count: number }
+
+/**
+ * Whether a shape closes round a point: looking left, right, up and down from
+ * it, each way meets the shape. Table lines meeting in an 'L' or a 'T' box
+ * in a badge as a ring would, without surrounding it.
+ */
+function surrounds(shape: Component, label: number, labels: Int32Array, w: number, x: number, y: number): boolean {
+  const meets = (dx: number, dy: number) => {
+    for (let [px, py] = [x, y]; px >= shape.x0 && px <= shape.x1 && py >= shape.y0 && py <= shape.y1; px += dx, py += dy) if (labels[py * w + px] === label) return true;
+    return false;
+  };
+  return meets(-1, 0) && meets(1, 0) && meets(0, -1) && meets(0, 1);
+}
 
 /** Glyphs closer than this many of their heights are one text: the letters and words of a label. */
 const ONE_TEXT_GAP = 1;
@@ -102,7 +117,7 @@ function segments(grey: GreyImage, shape: Component, parts: Component[]): RingGl
   for (const part of [...parts].sort((a, b) => a.x0 - b.x0)) {
     const last = texts[texts.length - 1];
     const height = last ? Math.max(last.y1 - last.y0, part.y1 - part.y0) + 1 : 0;
-    if (last && part.x0 - last.x1 <= height * ONE_TEXT_GAP) {
+    if (last && part.x0 - last.x1 <= height * ONE_TEXT_GAP && part.y0 <= last.y1 && part.y1 >= last.y0) {
       Object.assign(last, { x1: Math.max(last.x1, part.x1), y0: Math.min(last.y0, part.y0), y1: Math.max(last.y1, part.y1), count: last.count + part.count });
     } else texts.push({ ...part });
   }
@@ -111,7 +126,9 @@ function segments(grey: GreyImage, shape: Component, parts: Component[]): RingGl
     const [tw, th] = [t.x1 - t.x0 + 1, t.y1 - t.y0 + 1];
     return th >= sh * GLYPH_HEIGHT[0] && th <= sh * GLYPH_HEIGHT[1] && tw <= th * SHORT_TEXT;
   };
-  if (texts.length < 2 || texts.length > MOST_SEGMENTS) return [];
+  // One row of texts, each centred on the face's height: stacked rows (a list group's items) are not one face.
+  const faceMiddle = (shape.y0 + shape.y1) / 2;
+  if (texts.length < 2 || texts.length > MOST_SEGMENTS || texts.some((t) => Math.abs((t.y0 + t.y1) / 2 - faceMiddle) > sh / 4)) return [];
   // A pager's words ('PREV', 'NEXT') are left to the line readers; they only bound their neighbours' shares.
   return texts.flatMap((t, i) => {
     if (!short(t)) return [];
