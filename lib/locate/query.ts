@@ -291,8 +291,8 @@ function splitTrailingRole(quoted: string): { text: string; role: Role } | null 
 /** Drops filler words at either end only: inner ones belong to the text ("Log in", "Terms of use"). */
 function trimFillers(text: string): string {
   const words = text.split(/\s+/).filter(Boolean);
-  // A filler capitalised after the first word is a name: "the first Labeled button".
-  const filler = (w: string, i: number) => new RegExp(`^(?:${FILLER.source})$`, 'i').test(w) && (i === 0 || !/^\p{Lu}/u.test(w));
+  // A filler capitalised after the first word is a name: "the first Labeled button"; so is one in capitals ("UI Elements").
+  const filler = (w: string, i: number) => new RegExp(`^(?:${FILLER.source})$`, 'i').test(w) && (i === 0 || !/^\p{Lu}/u.test(w)) && !/^\p{Lu}{2,}$/u.test(w);
   for (let i = 0; words.length && filler(words[0], i); i++) words.shift();
   while (words.length && /^(?:one|element|text)$/i.test(words[words.length - 1])) words.pop();
   return words.join(' ');

@@ -34,6 +34,8 @@ test('unquoted descriptions: the rest is the text', () => {
   // A role word hyphenated to another is part of a name ('btn-tip', a class shown in the docs); a hyphenated role word is one.
   assert.deepEqual([parse('btn-tip').text, parse('btn-tip').role, parse('the nav-link link').text], ['btn-tip', null, 'nav-link']);
   assert.deepEqual([parse('the Email text-box').role, parse("the drop-down showing 'All'").role], ['field', 'dropdown']);
+  // A little word in capitals is a name: 'UI Elements' in a sidebar.
+  assert.deepEqual([parse('UI Elements in the sidebar').text, parse('THE END heading').text], ['UI Elements', 'THE END']);
 });
 
 test('unquoted: the last role word names the thing, and a place at the end is not its text', () => {
