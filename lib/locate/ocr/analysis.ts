@@ -5,6 +5,7 @@ import type { OcrReader, OcrWord, Reading } from './tesseract';
 import type { TextLine } from './paddle';
 import { normalise, similarity, threshold } from '../text-match';
 import { splitSpread } from './spread';
+import { splitRunOn } from './run-on';
 
 /**
  * What the OCR engine knows about one screen: its grey pixels (for finding
@@ -59,7 +60,7 @@ export function analyse(screen: Screen, readWords: ReadWords, deadline = Infinit
       const grey = toGrey(raw, screen.format);
       const prepared = prepareGrey(grey);
       const { words, unread } = await readWords(screen, prepared, deadline);
-      return { grey, prepared, lines: groupLines(splitSpread(words, prepared)), unread, gapsRead: false };
+      return { grey, prepared, lines: groupLines(splitRunOn(splitSpread(words, prepared))), unread, gapsRead: false };
     })();
     analyses.set(screen.data, pending);
     pending.then((analysis) => { if (analysis.unread) analyses.delete(screen.data); }, () => analyses.delete(screen.data));
