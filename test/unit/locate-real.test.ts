@@ -53,6 +53,15 @@ test('every category is made, each positive with the box of what it names', () =
   assert.equal(checkbox?.boxes.length, 2, 'a checkbox is hit on its box or its label');
 });
 
+test('two fields with one label make neither a target by that label', () => {
+  const snap = snapshot();
+  snap.elements.push(el('radio', 'Remember me', box(300, 500, 14, 14), { labelBox: box(320, 498, 90, 18) }));
+  snap.elements.find((e) => e.kind === 'checkbox')!.labelBox = box(320, 458, 90, 18);
+  const cases = generateCases(screen, snap, () => 1);
+  assert.ok(!cases.some((c) => c.category === 'field' && c.description.includes('Remember me')), 'the label names two controls');
+  assert.ok(cases.some((c) => c.category === 'field' && c.description.includes('Email')));
+});
+
 test('a copy that may not show keeps its text from being a target, and from an ordinal', () => {
   const snap = snapshot();
   // A fourth 'Delete', an icon's name, and a 'Reports' row the sidebar cuts.
@@ -78,6 +87,11 @@ test('what the screenshot shows no ink for is not on the screen, but its words s
   const ghost = el('button', 'Primary', box(226, 3, 95, 41), { textBox: box(243, 15, 62, 14) });
   const withGhost = seenOnly({ ...snap, elements: [...snap.elements, ghost] }, (b) => !(b.x === 243 && b.y === 15));
   assert.ok(!withGhost.elements.includes(ghost), 'its text is what must show');
+  // White digits on a pager's white dots: ink round them (the dot on a grey bar), but the text's colour is its background's.
+  const dot = el('link', '2', box(627, 160, 26, 26), { textBox: box(636, 165, 8, 16), ink: 1 });
+  const dark = el('link', '3', box(658, 160, 26, 26), { textBox: box(667, 165, 8, 16), ink: 0.2 });
+  const onDots = seenOnly({ ...snap, elements: [...snap.elements, dot, dark] }, () => true, () => 1);
+  assert.ok(!onDots.elements.includes(dot) && onDots.elements.includes(dark), 'white on white is not shown; dark on white is');
 });
 
 test('negatives are phrases the document holds nowhere', () => {

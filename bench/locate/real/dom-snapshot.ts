@@ -120,21 +120,23 @@ export function snapshotInPage(): ScreenSnapshot {
     const ends = /[\p{L}\p{N}]$/u;
     return (ends.test(text) && starts.test(after)) || (starts.test(text) && ends.test(before));
   };
-  const readable = (el: Element): boolean => {
+  const readableText = (el: Element): boolean => {
     const s = getComputedStyle(el);
-    return parseFloat(s.fontSize) >= 9 && alpha(s.color) > 0.3 && oneLine(el);
+    return parseFloat(s.fontSize) >= 9 && alpha(s.color) > 0.3;
   };
+  const readable = (el: Element): boolean => readableText(el) && oneLine(el);
 
   const BADGE = '.badge, .label, .tag, .chip, .pill, .notification';
   const BUTTON = 'button, input[type=button], input[type=submit], input[type=reset], [role=button], .btn, a.button';
   const TAB = '[role=tab], .nav-tabs .nav-link, .nav-tabs > li > a, .tab-item > a, [role=tablist] > li, .nav-pills .nav-link';
   const FIELD = 'input, select, textarea';
 
-  /** An element's own text: its rendered text less that of badges inside it. */
+  /** An element's own text: its rendered text less that of badges inside it, and of parts too small or faint to read (a dot whose '1' is drawn at size 0). */
   const textOf = (el: Element): string => {
     let text = norm((el as HTMLElement).innerText);
     let source = norm(el.textContent);
-    for (const badge of el.querySelectorAll(BADGE)) {
+    const unreadable = [...el.querySelectorAll('*')].filter((part) => norm(part.textContent) && !readableText(part));
+    for (const badge of [...el.querySelectorAll(BADGE), ...unreadable]) {
       const t = norm((badge as HTMLElement).innerText);
       if (t) text = norm(text.replace(t, ' '));
       source = norm(source.replace(norm(badge.textContent), ' '));
@@ -235,7 +237,7 @@ export function snapshotInPage(): ScreenSnapshot {
       // A hidden input is often drawn by its label's ::before, placed outside the label's own box (98.css): that square is the box a person clicks.
       const drawn = own.length ? null : drawnBefore(label!);
       const hits = [...own, ...(drawn ? [drawn] : [])];
-      elements.push({ kind: type, text, box: hits[0] ?? labelBox, alsoHits: hits.length ? [labelBox] : [], region: region(el) });
+      elements.push({ kind: type, text, box: hits[0] ?? labelBox, alsoHits: hits.length ? [labelBox] : [], region: region(el), labelBox });
       continue;
     }
     if (!visible(el, label ? [label] : [])) continue;
@@ -265,6 +267,9 @@ export function snapshotInPage(): ScreenSnapshot {
     if (!text) continue;
     const r = el.getBoundingClientRect();
     if (r.right < 0 || r.bottom < 0 || r.left > W || r.top > H || !shown(el)) continue;
+    // Text drawn at no size or in no colour (a dot whose '1' is at font size 0) is no copy at all.
+    const style = getComputedStyle(el);
+    if (parseFloat(style.fontSize) < 1 || alpha(style.color) === 0) continue;
     const textBox = textBoxOf(el, hasTextChildren ? ownNodes : [el]);
     if (textBox === null) continue;
     // Part of a longer word on screen: a copy that may count, never a target.

@@ -47,6 +47,8 @@ function instancesByText(snapshot: ScreenSnapshot): Map<string, Instance[]> {
     byKey.set(key(text), list);
   };
   for (const e of snapshot.elements) if (!FIELD_KINDS.has(e.kind)) add(e.text, e.box, e);
+  // A field's shown label is a copy too: two radios labelled 'Radio is on' make neither label unique.
+  for (const e of snapshot.elements) if (FIELD_KINDS.has(e.kind) && e.text && e.labelBox) add(e.text, e.labelBox, null);
   for (const t of snapshot.texts) add(t.text, t.box, null, !!t.inField, !!t.unsure);
   return byKey;
 }
@@ -76,12 +78,18 @@ function containedElsewhere(text: string, byKey: Map<string, Instance[]>): boole
  * What the screenshot shows of a snapshot: an element or a text whose text
  * (its box, where the page does not say) has no ink on its background (white
  * text on white, a button under an opaque fixed navbar the page does not
- * report as covering it) is not on the screen. Its words stay in allText, so
+ * report as covering it), or whose text colour is its background's, is not
+ * on the screen. Its words stay in allText, so
  * no negative names them.
  */
-export function seenOnly(snapshot: ScreenSnapshot, inked: (box: Box) => boolean): ScreenSnapshot {
+/** A text colour this close to its background's luminance shows nothing. */
+const INVISIBLE = 0.05;
+
+export function seenOnly(snapshot: ScreenSnapshot, inked: (box: Box) => boolean, background?: (box: Box) => number): ScreenSnapshot {
+  // Text in its background's own colour (white digits on a pager's white dots) is not shown, whatever ink lies round it.
+  const ownColour = (e: SeenElement) => !!background && !!e.textBox && e.ink !== undefined && Math.abs(e.ink - background(e.textBox)) < INVISIBLE;
   return {
-    elements: snapshot.elements.filter((e) => FIELD_KINDS.has(e.kind) ? !e.labelBox || inked(e.labelBox) : inked(e.textBox ?? e.box)),
+    elements: snapshot.elements.filter((e) => FIELD_KINDS.has(e.kind) ? !e.labelBox || inked(e.labelBox) : inked(e.textBox ?? e.box) && !ownColour(e)),
     texts: snapshot.texts.filter((t) => t.inField || inked(t.textBox ?? t.box)),
     allText: snapshot.allText,
   };

@@ -70,7 +70,7 @@ async function screensOf(source: { name: string; part: Part }, captured: Capture
     const info: ScreenInfo = { id: shot.id, source: source.name, page: shot.page, width: shot.width, height: shot.height, part: source.part, pageSha: shot.pageSha, pngSha: sha256(shot.png), png: path.relative(dir, shot.png) };
     screens.push(info);
     const pixels = await pixelsOf(shot.png);
-    cases.push(...generateCases(info, seenOnly(shot.snapshot, pixels.inked), pixels.background));
+    cases.push(...generateCases(info, seenOnly(shot.snapshot, pixels.inked, pixels.background), pixels.background));
   }
   return { screens, cases };
 }
