@@ -29,6 +29,12 @@ export function similarity(read: string, wanted: string): number {
   return otherWords(a, b) ? Math.min(score, NOT_A_SLIP) : score;
 }
 
+/** The same text, spaces aside: OCR drops a narrow space now and then ('Divas Input' for 'Div as Input'). */
+export function sameLetters(read: string, wanted: string): boolean {
+  const letters = (text: string) => normalise(text).replace(/\s+/g, '');
+  return letters(read) === letters(wanted);
+}
+
 /** What a text that differs by more than a slip scores at most: below every threshold. */
 const NOT_A_SLIP = 0.6;
 

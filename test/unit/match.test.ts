@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { containsText, similarity, threshold } from '../../lib/locate/text-match';
+import { containsText, sameLetters, similarity, threshold } from '../../lib/locate/text-match';
 import { findText, groupLines, phrases } from '../../lib/locate/ocr/analysis';
 import { copiesCounted } from '../../lib/locate/ocr/engine';
 import { OcrWord } from '../../lib/locate/ocr/tesseract';
@@ -159,4 +159,10 @@ test('containsText tolerates a caret or border read as a stray character, and st
   assert.equal(containsText('On call this week: Alice Martin', 'alice martin'), true);
   assert.equal(containsText('On call this week: nobody yet', 'Alice Martin'), false);
   assert.equal(containsText('Ada', 'Ada Lovelace'), false);
+});
+
+test('the same letters with a space dropped or added are the same text; other letters are not', () => {
+  assert.ok(sameLetters('Divas Input', 'Div as Input'));
+  assert.ok(sameLetters('Sign In', 'SignIn'));
+  assert.ok(!sameLetters('Div as Inputs', 'Div as Input'));
 });

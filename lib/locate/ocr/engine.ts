@@ -3,7 +3,7 @@ import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } f
 import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
 import { enclosure, fieldNear, inputLike, openBetween, toggleNear } from './controls';
-import { similarity, threshold } from '../text-match';
+import { sameLetters, similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
 import { cropScreen } from '../../image/crop';
@@ -141,7 +141,7 @@ export class OcrEngine implements LocateEngine {
     // "First name field", "ORANGE 5 button": if the whole text is on the screen, its ordinal or colour word belongs to it;
     // "Div as Select": its role word too, where the screen shows that text as a phrase of its own (not 'Click the Save button').
     const whole = asked.wholeText ? findText(analysis.lines, asked.wholeText) : [];
-    const wholeShown = roleWordInside(asked) ? whole.some((m) => m.standalone && m.score >= CLEAN_MATCH) : whole.length > 0;
+    const wholeShown = roleWordInside(asked) ? whole.some((m) => m.standalone && (m.score >= CLEAN_MATCH || sameLetters(m.text, asked.wholeText!))) : whole.length > 0;
     const query = wholeShown ? withWholeText(asked) : asked;
     if (query.text === null && !query.relation && !query.column) return [];
     const deadline = reread ? context.deadline : 0;
