@@ -18,6 +18,13 @@ const COVERED = 0.5;
 /** Tesseract words below this confidence do not count as covering their line. */
 const SURE = 60;
 /**
+ * On a short line (a word or two: a badge, a button) the bar is higher: a pill
+ * read as 'erm' at 71 hides 'Danger', and reading a short line again is cheap.
+ */
+const SURE_SHORT = 85;
+/** A line at most this many of its heights wide is short. */
+const SHORT_LINE = 6;
+/**
  * Characters are wider than this share of their line's detected height (about
  * half of a narrow character's width): a line narrower than that many for the
  * text looked for cannot hold it.
@@ -59,8 +66,9 @@ function covered(line: TextLine, words: OcrWord[]): boolean {
   const margin = 0.31 * line.height;
   const [left, right] = [line.x + margin, line.x + line.width - margin];
   let span = 0, first = Infinity, last = -Infinity;
+  const sure = line.width <= SHORT_LINE * line.height ? SURE_SHORT : SURE;
   for (const w of words) {
-    if (w.confidence < SURE || !holds(line, w)) continue;
+    if (w.confidence < sure || !holds(line, w)) continue;
     span += Math.min(w.x + w.width, right) - Math.max(w.x, left);
     first = Math.min(first, w.x);
     last = Math.max(last, w.x + w.width);
