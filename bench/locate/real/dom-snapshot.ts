@@ -245,7 +245,8 @@ export function snapshotInPage(): ScreenSnapshot {
     const value = el.tagName === 'SELECT'
       ? norm((el as unknown as HTMLSelectElement).selectedOptions[0]?.text)
       : type === 'password' ? '' : norm(el.value);
-    const placeholder = value ? '' : norm(el.getAttribute('placeholder'));
+    // A floating label's input keeps its placeholder in no colour: the label shows instead.
+    const placeholder = value || alpha(getComputedStyle(el, '::placeholder').color) <= 0.3 ? '' : norm(el.getAttribute('placeholder'));
     const text = labelShown ? labelText(label) : '';
     elements.push({
       kind, text, box: boxOf(el.getBoundingClientRect()), region: region(el),
