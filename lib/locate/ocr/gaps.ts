@@ -21,7 +21,7 @@ const SURE = 60;
  * On a short line (a word or two: a badge, a button) the bar is higher: a pill
  * read as 'erm' at 71 hides 'Danger', and reading a short line again is cheap.
  */
-const SURE_SHORT = 85;
+const SURE_SHORT = 75;
 /** A line at most this many of its heights wide is short. */
 const SHORT_LINE = 6;
 /**
