@@ -107,7 +107,8 @@ test('the default OCR engine finds what only the detector saw, and still refuses
     assert.ok(search && inside({ x: 600, y: 240, width: 221, height: 37 }, ...centre(search.box)), JSON.stringify(search));
     const badge = await locate('the 12 badge');
     assert.ok(badge && inside({ x: 544, y: 46, width: 34, height: 28 }, ...centre(badge.box)), JSON.stringify(badge));
-    // A spin button's compact entry is a field; the same number on the page is not.
+    // A spin button's compact entry is a field; the same number on the page is not. The badge's look into rings
+    // (above) read the spin's faces too, and its value stays a value shown inside a field.
     const spin = await locate("the field showing '50'");
     assert.ok(spin && inside({ x: 640, y: 40, width: 50, height: 35 }, ...centre(spin.box)), JSON.stringify(spin));
     // A strip holding several labels is a bar of tabs, not the control of one of them.
@@ -122,7 +123,10 @@ test('the default OCR engine finds what only the detector saw, and still refuses
       const cx = 620 + (n - 1) * 42;
       assert.ok(page && inside({ x: cx - 18, y: 422, width: 36, height: 36 }, ...centre(page.box)), `${n}: ${JSON.stringify(page)}`);
     }
-    const plus = await locate("the '+' button");
+    // Two '+' buttons, counted in reading order: the spin button's, then the one in a ring.
+    const spinPlus = await locate("the first '+' button");
+    assert.ok(spinPlus && inside({ x: 725, y: 40, width: 36, height: 36 }, ...centre(spinPlus.box)), JSON.stringify(spinPlus));
+    const plus = await locate("the second '+' button");
     assert.ok(plus && inside({ x: 384, y: 424, width: 32, height: 32 }, ...centre(plus.box)), JSON.stringify(plus));
     assert.equal(await locate("the '6' link"), null);
     assert.equal(await locate("the 'Free Upload' button"), null);

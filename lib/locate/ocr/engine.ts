@@ -120,7 +120,10 @@ export class OcrEngine implements LocateEngine {
     const inside = (ring: OcrWord) => before.filter((w) => contains(ring, centerX(w), centerY(w)));
     // A ring keeps what was read in it before when that was read more surely (a button's label tesseract read well).
     // An icon in a circle reads as a stray letter, unsurely: only sure readings count.
-    const better = words.filter((ring) => ring.confidence >= Math.max(RING_SURE, ...inside(ring).map((w) => w.confidence)));
+    // A ring that reads what was already read in it adds nothing, and the first read keeps its tight box (a spin
+    // box's '50' stays a value shown inside a field, not a face of its own).
+    const sameAsBefore = (ring: OcrWord) => inside(ring).map((w) => w.text).join('') === ring.text;
+    const better = words.filter((ring) => ring.confidence >= Math.max(RING_SURE, ...inside(ring).map((w) => w.confidence)) && !sameAsBefore(ring));
     if (!better.length) return;
     const kept = before.filter((w) => !better.some((ring) => contains(ring, centerX(w), centerY(w))));
     analysis.lines = groupLines([...kept, ...better]);

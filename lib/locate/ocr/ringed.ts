@@ -301,7 +301,7 @@ export function glyphColumn(rings: RingGlyph[]): { image: GreyImage; slots: { y0
   let top = margin;
   for (const { glyph, scale, width: gw } of scaled) {
     for (let y = 0; y < READ_HEIGHT; y++) {
-      for (let x = 0; x < gw; x++) data[(top + y) * width + margin + x] = Math.round(255 * (1 - sampled(glyph, (x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5)));
+      for (let x = 0; x < gw; x++) data[(top + y) * width + margin + x] = Math.round(255 * (1 - crisp(sampled(glyph, (x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5))));
     }
     slots.push({ y0: top - gap / 2, y1: top + READ_HEIGHT + gap / 2 });
     top += READ_HEIGHT + gap;
@@ -367,4 +367,12 @@ function sampleOf(ring: Box, at: (x: number, y: number) => number): number[] {
 function medianOf(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * A scaled glyph's ink with its blurred edge pulled in: a thin '+' drawn up
+ * with soft sides reads as 'te' on its own, crisp as '+'.
+ */
+function crisp(ink: number): number {
+  return Math.min(1, Math.max(0, (ink - 0.25) / 0.5));
 }
