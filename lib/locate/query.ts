@@ -43,7 +43,9 @@ const ROLE_WORDS: [RegExp, Role][] = [
   [/\b(?:menu[ -]?items?|menu entr(?:y|ies))\b/, 'menuitem'],
   [/\bradio(?: buttons?)?\b/, 'radio'],
   [/\bcheck[ -]?box(?:es)?\b/, 'checkbox'],
-  [/\b(?:drop[ -]?downs?|select(?: box)?|combo[ -]?box(?:es)?|pickers?)\b/, 'dropdown'],
+  [/\b(?:drop[ -]?downs?(?: lists?)?|select(?: box)?|combo[ -]?box(?:es)?|pickers?)\b/, 'dropdown'],
+  // A desktop's number entry with arrows: before 'button', which would take 'spin button' for a button.
+  [/\b(?:spin[ -]?(?:box(?:es)?|buttons?)|spinners?)\b/, 'field'],
   [/\b(?:buttons?|btns?)\b/, 'button'],
   [/\blinks?\b/, 'link'],
   [/\b(?:fields?|inputs?|text[ -]?box(?:es)?|text[ -]?areas?|boxe?s?|search[ -]?bar)\b/, 'field'],

@@ -34,6 +34,9 @@ test('unquoted descriptions: the rest is the text', () => {
   // A role word hyphenated to another is part of a name ('btn-tip', a class shown in the docs); a hyphenated role word is one.
   assert.deepEqual([parse('btn-tip').text, parse('btn-tip').role, parse('the nav-link link').text], ['btn-tip', null, 'nav-link']);
   assert.deepEqual([parse('the Email text-box').role, parse("the drop-down showing 'All'").role], ['field', 'dropdown']);
+  // A desktop's spin box is a field whatever its name ('spin button' is not a button); a drop-down list is a dropdown.
+  assert.deepEqual(['the Delay spin box', 'the Delay spinbox', 'the Delay spin button', 'the Delay spinner'].map((d) => [parse(d).text, parse(d).role]), Array(4).fill(['Delay', 'field']));
+  assert.deepEqual([parse('the Type drop-down list').text, parse('the Type drop-down list').role], ['Type', 'dropdown']);
   // A little word in capitals is a name: 'UI Elements' in a sidebar.
   assert.deepEqual([parse('UI Elements in the sidebar').text, parse('THE END heading').text], ['UI Elements', 'THE END']);
 });
