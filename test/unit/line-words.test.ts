@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitLong } from '../../lib/locate/ocr/line-words';
+import { splitLong, toWords } from '../../lib/locate/ocr/line-words';
 import type { Screen } from '../../lib/types/screen';
 
 // A 700 x 30 line on white: a short word, then glyphs 6 px wide, 2 px apart, from x 20 to 602 (one long word), then a last word.
@@ -26,4 +26,20 @@ test('a long line is cut into pieces that cover it, each within the width, even 
 test('a line within the width is left whole', () => {
   const whole = { x: 0, y: 0, width: 700, height: 30, score: 0.9 };
   assert.deepEqual(splitLong(line(), whole, 800), [whole]);
+});
+
+test("a disabled label's grey ink counts beside a black checkbox: each word is boxed on its own ink", () => {
+  // Grey 192 background; a black-rimmed box at x 4-16; grey (128) glyphs 5 px wide, 1 px apart: 'am' at 30-41, 'off' at 50-67.
+  const width = 80, height = 20;
+  const data = Buffer.alloc(width * height * 4, 192);
+  const paint = (x0: number, x1: number, y0: number, y1: number, v: number) => {
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data.fill(v, (y * width + x) * 4, (y * width + x) * 4 + 3);
+  };
+  paint(4, 17, 3, 16, 0);
+  paint(6, 15, 5, 14, 255);
+  for (const x of [30, 36, 50, 56, 62]) paint(x, x + 5, 5, 14, 128);
+  const screen: Screen = { width, height, data, format: 'rgba' };
+  const chars = [['a', 32], ['m', 38], [' ', 45], ['o', 52], ['f', 58], ['f', 64]].map(([char, x]) => ({ char: char as string, p: 0.9, x: x as number }));
+  const words = toWords(screen, chars, { x: 0, y: 0, width, height, score: 0.9 });
+  assert.deepEqual(words.map((w) => [w.text, w.x, w.x + w.width]), [['am', 30, 41], ['off', 50, 67]]);
 });

@@ -21,7 +21,7 @@ const WIDE_GAP = 3;
  * have wide gaps everywhere). Each word's box is its ink.
  */
 export function toWords(screen: Screen, chars: { char: string; p: number; x: number }[], line: TextLine): OcrWord[] {
-  const ink = inkOf(screen, line);
+  const ink = inkOf(screen, line, chars.filter((c) => c.char !== ' ').map((c) => c.x));
   const [y0, y1] = inkRows(screen, line, ink);
   const runs = inkRuns(screen, line, ink, [y0, y1]);
   if (!runs.length) return [];
@@ -67,7 +67,7 @@ export function toWords(screen: Screen, chars: { char: string; p: number; x: num
 /** The line's background grey (the commonest along its edge) and how far from it a pixel must be to be ink. */
 interface Ink { background: number; contrast: number }
 
-function inkOf(screen: Screen, line: TextLine): Ink {
+function inkOf(screen: Screen, line: TextLine, charXs: number[] = []): Ink {
   const counts = new Uint32Array(256);
   const x0 = Math.floor(line.x), x1 = Math.min(screen.width - 1, Math.ceil(line.x + line.width) - 1);
   const y0 = Math.floor(line.y), y1 = Math.min(screen.height - 1, Math.ceil(line.y + line.height) - 1);
@@ -75,11 +75,21 @@ function inkOf(screen: Screen, line: TextLine): Ink {
   for (let y = y0; y <= y1; y++) { counts[grey(screen, x0, y)]++; counts[grey(screen, x1, y)]++; }
   let background = 0;
   for (let v = 1; v < 256; v++) if (counts[v] > counts[background]) background = v;
-  // Faint text (a light placeholder) is ink too: the threshold follows the line's strongest contrast.
-  let strongest = 0;
-  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) strongest = Math.max(strongest, Math.abs(grey(screen, x, y) - background));
+  // Faint text (a light placeholder) is ink too: the threshold follows the text's strongest contrast. Where the
+  // recogniser's characters stand, that is the usual contrast at them, so that a black checkbox on the line does not
+  // make its grey label (a disabled one) too faint to count.
+  const strongestIn = (from: number, to: number) => {
+    let strongest = 0;
+    for (let y = y0; y <= y1; y++) for (let x = Math.max(x0, from); x <= Math.min(x1, to); x++) strongest = Math.max(strongest, Math.abs(grey(screen, x, y) - background));
+    return strongest;
+  };
+  const atChars = charXs.map((x) => strongestIn(Math.round(x) - CHAR_REACH, Math.round(x) + CHAR_REACH)).sort((a, b) => a - b);
+  const strongest = atChars.length ? atChars[Math.floor(atChars.length / 2)] : strongestIn(x0, x1);
   return { background, contrast: Math.max(10, strongest * 0.4) };
 }
+
+/** How far either side of a recognised character's place its ink is looked for, in pixels. */
+const CHAR_REACH = 2;
 
 function grey(screen: Screen, x: number, y: number): number {
   const i = (y * screen.width + x) * 4;
