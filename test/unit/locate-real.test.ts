@@ -190,12 +190,15 @@ test('desktop screens: the accessibility tree gives the same elements, fields la
     // A sidebar that scrolls shows 16 px of its last 55 px item: the item's text may be hidden.
     ...[0, 1, 2].map((i) => node(`:1/7/${i}`, 'link', `Section ${i}`, box(0, 200 + i * 55, 300, 55))),
     node(':1/7/3', 'link', 'Maps', box(0, 365, 300, 16)),
+    // Checkable buttons Qt calls check boxes: a path bar's 'usr' shows as a button; a view switch as an icon.
+    node(':1/8', 'check box', 'usr', box(700, 179, 35, 22)),
+    node(':1/9', 'check box', 'Icon View', box(539, 175, 32, 31)),
   ], { width: 1366, height: 768 });
   assert.deepEqual(snap.elements.map((e) => `${e.kind}:${e.text}`), [
-    'button:Save', 'text:Name', 'field:Name', 'checkbox:Remember me', 'link:Section 0', 'link:Section 1', 'link:Section 2',
+    'button:Save', 'text:Name', 'field:Name', 'checkbox:Remember me', 'link:Section 0', 'link:Section 1', 'link:Section 2', 'button:usr',
   ]);
   assert.equal(snap.elements[2].value, 'Alice');
   assert.deepEqual(snap.texts.filter((t) => t.text === 'Save').map((t) => !!t.unsure), [false, true]);
-  assert.deepEqual(snap.texts.filter((t) => t.unsure).map((t) => t.text), ['Undo', 'Save', 'Maps']);
+  assert.deepEqual(snap.texts.filter((t) => t.unsure).map((t) => t.text), ['Undo', 'Save', 'Maps', 'Icon View']);
   assert.ok(snap.allText.includes('off screen'), 'hidden names still keep negatives away');
 });

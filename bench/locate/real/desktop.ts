@@ -53,6 +53,13 @@ const showsIcon = (kind: TargetKind, text: string, box: { width: number; height:
   ICON_KINDS.has(kind) && text.length > 2 && (box.width < box.height * 1.4 || text.length * 6 > box.width);
 
 /**
+ * A checkable button that Qt calls a check box (a path bar's 'usr', a view
+ * switch): too narrow for a box beside its text, so it shows as a button.
+ * A check box is at least its height (the box) plus about 6 px a letter.
+ */
+const togglesAsButton = (name: string, box: { width: number; height: number }) => box.width < box.height + norm(name).length * 6;
+
+/**
  * Rows a list's edge or a scrolling sidebar cuts: the tree gives the part that
  * shows, so the text may be hidden. Under 10 px high, or under half the usual
  * height of the items of its role stacked in the same column.
@@ -87,6 +94,7 @@ export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; hei
     if (node.role === 'text' && !node.states.includes('editable')) kind = 'text';
     const field = kind === 'field' || kind === 'dropdown' || kind === 'textarea';
     if (field && node.states.includes('multi-line')) kind = 'textarea';
+    if (kind === 'checkbox' && togglesAsButton(node.name, node.box)) kind = 'button';
     // Chromium gives a <label> its text as the value, with no name.
     const label = node.labelledBy.map((p) => byPath.get(p)).find((l) => l && onScreen(l) && norm(l.name || l.value));
     const text = field ? shown(label?.name || label?.value) : shown(node.name || node.value);
