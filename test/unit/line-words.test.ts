@@ -43,3 +43,20 @@ test("a disabled label's grey ink counts beside a black checkbox: each word is b
   const words = toWords(screen, chars, { x: 0, y: 0, width, height, score: 0.9 });
   assert.deepEqual(words.map((w) => [w.text, w.x, w.x + w.width]), [['am', 30, 41], ['off', 50, 67]]);
 });
+
+test("icons on a line do not set its gap between letters: a path bar's 'usr' and 'share' stay two words", () => {
+  // White line; three 20 px icons with 6 px gaps inside them (x 0-80), then glyphs 4 px wide and 2 px apart: 'usr' at 100-116, 'share' at 128-156.
+  const width = 170, height = 20;
+  const data = Buffer.alloc(width * height * 4, 255);
+  const paint = (x0: number, x1: number) => {
+    for (let y = 4; y < 16; y++) for (let x = x0; x < x1; x++) data.fill(40, (y * width + x) * 4, (y * width + x) * 4 + 3);
+  };
+  for (const x of [0, 30, 60]) { paint(x, x + 7); paint(x + 13, x + 20); }
+  for (let x = 100; x < 116; x += 6) paint(x, x + 4);
+  for (let x = 128; x < 156; x += 6) paint(x, x + 4);
+  const screen: Screen = { width, height, data, format: 'rgba' };
+  // The recogniser read no space between them, and its characters stand no further apart there than elsewhere.
+  const chars = [...'usrshare'].map((char, i) => ({ char, p: 0.9, x: 100 + i * 8 }));
+  const words = toWords(screen, chars, { x: 0, y: 0, width, height, score: 0.9 });
+  assert.deepEqual(words.map((w) => [w.text, w.x, w.x + w.width]), [['usr', 100, 116], ['share', 128, 156]]);
+});

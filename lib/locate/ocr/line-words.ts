@@ -21,9 +21,10 @@ const WIDE_GAP = 3;
  * have wide gaps everywhere). Each word's box is its ink.
  */
 export function toWords(screen: Screen, chars: { char: string; p: number; x: number }[], line: TextLine): OcrWord[] {
-  const ink = inkOf(screen, line, chars.filter((c) => c.char !== ' ').map((c) => c.x));
+  const charXs = chars.filter((c) => c.char !== ' ').map((c) => c.x);
+  const ink = inkOf(screen, line, charXs);
   const [y0, y1] = inkRows(screen, line, ink);
-  const runs = inkRuns(screen, line, ink, [y0, y1]);
+  const runs = inkRuns(screen, line, ink, [y0, y1], charXs);
   if (!runs.length) return [];
   const visible = chars.filter((c) => c.char !== ' ');
   const steps = visible.slice(1).map((c, i) => c.x - visible[i].x).sort((a, b) => a - b);
@@ -102,7 +103,7 @@ function grey(screen: Screen, x: number, y: number): number {
  * least a quarter of the text's height, and twice the line's usual gap
  * between letters (letter-spaced capitals have wide ones).
  */
-function inkRuns(screen: Screen, line: TextLine, ink: Ink, [y0, y1]: [number, number]): Run[] {
+function inkRuns(screen: Screen, line: TextLine, ink: Ink, [y0, y1]: [number, number], charXs: number[] = []): Run[] {
   const x0 = Math.floor(line.x), x1 = Math.min(screen.width, Math.ceil(line.x + line.width));
   const pieces: { x0: number; x1: number }[] = [];
   for (let x = x0; x < x1; x++) {
@@ -113,7 +114,10 @@ function inkRuns(screen: Screen, line: TextLine, ink: Ink, [y0, y1]: [number, nu
     if (last && last.x1 === x) last.x1 = x + 1;
     else pieces.push({ x0: x, x1: x + 1 });
   }
-  const gaps = pieces.slice(1).map((p, i) => p.x0 - pieces[i].x1).sort((a, b) => a - b);
+  // The gaps between letters are measured where the recogniser's characters stand: icons on the line (a toolbar's,
+  // before a path bar's 'usr' 'share') have gaps of their own, wide enough to pass for letters' and join two words.
+  const [from, to] = charXs.length ? [Math.min(...charXs) - (y1 - y0), Math.max(...charXs) + (y1 - y0)] : [-Infinity, Infinity];
+  const gaps = pieces.slice(1).flatMap((p, i) => (pieces[i].x0 >= from && p.x1 <= to ? [p.x0 - pieces[i].x1] : [])).sort((a, b) => a - b);
   const usual = gaps[Math.floor(gaps.length / 2)] ?? 0;
   const space = Math.max(2, (y1 - y0) * 0.25, 2 * usual);
   const runs: Run[] = [];
