@@ -50,6 +50,15 @@ test('a checkbox is the small box left of its label', () => {
   assert.equal(toggleNear(g, { x: 200, y: 120, width: 60, height: 11 }), null);
 });
 
+test('a checkbox in a stack 19 px apart is its own box, not the stack', () => {
+  const g = canvas();
+  for (const y of [40, 59, 78]) {
+    g.outline(20, y, 13, 13, 100);
+    g.fill(40, y + 1, 80, 11, 30);
+  }
+  assert.deepEqual(toggleNear(g, { x: 40, y: 60, width: 80, height: 11 }), { x: 20, y: 59, width: 13, height: 13 });
+});
+
 test('a label box at half pixels (a line read again at twice the size) still floods to an end', () => {
   const g = canvas();
   g.fill(50, 40, 120, 36, 90);

@@ -117,23 +117,35 @@ export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below'
   return null;
 }
 
-/** The small square or circle just left of a checkbox or radio label. */
+/**
+ * The small square or circle just left of a checkbox or radio label: the
+ * rows of ink that run unbroken through the label's middle, so that the boxes
+ * of the rows above and below (a stack of checkboxes 19 px apart) are not
+ * taken for part of it.
+ */
 export function toggleNear(g: GreyImage, label: Box): Box | null {
   const cy = Math.round(centerY(label));
   const background = at(g, Math.max(0, label.x - 2), cy);
-  let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
+  const rows = new Map<number, [number, number]>();
   for (let y = cy - 14; y <= cy + 14; y++) {
     for (let x = Math.round(label.x) - 34; x < label.x - 2; x++) {
       if (!inside(g, x, y) || Math.abs(at(g, x, y) - background) <= 40) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
+      const [from, to] = rows.get(y) ?? [x, x];
+      rows.set(y, [Math.min(from, x), Math.max(to, x)]);
     }
   }
+  // The inked row nearest the label's middle, then the unbroken run of inked rows through it.
+  const start = [0, 1, -1, 2, -2, 3, -3].map((d) => cy + d).find((y) => rows.has(y));
+  if (start === undefined) return null;
+  let [y0, y1] = [start, start];
+  while (rows.has(y0 - 1)) y0--;
+  while (rows.has(y1 + 1)) y1++;
+  const spans = [...rows].filter(([y]) => y >= y0 && y <= y1).map(([, span]) => span);
+  const x0 = Math.min(...spans.map(([from]) => from));
+  const x1 = Math.max(...spans.map(([, to]) => to));
   const w = x1 - x0 + 1;
   const h = y1 - y0 + 1;
-  return x1 >= 0 && w >= 8 && h >= 8 && w <= 28 && h <= 28 ? { x: x0, y: y0, width: w, height: h } : null;
+  return w >= 8 && h >= 8 && w <= 28 && h <= 28 ? { x: x0, y: y0, width: w, height: h } : null;
 }
 
 /**

@@ -39,7 +39,11 @@ const RING_SURE = 60;
 const SECOND_READER_SIMILARITY = 0.6;
 const SECOND_READER_LINES = 3;
 
-/** How well a button fits that shows the text asked for inside a longer label, against 1 for one showing just that, and 0.85 for words with no button round them. */
+/**
+ * How well a button or a checkbox fits whose label holds the text asked for
+ * inside a longer one ('I am inactive' in 'I am inactive but still checked'),
+ * against 1 for one labelled just that, and 0.85 for words with no button round them.
+ */
 const PART_OF_LABEL = 0.9;
 
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
@@ -284,7 +288,7 @@ export class OcrEngine implements LocateEngine {
         const near = toggleNear(grey, match.box);
         const toggle = near && !overWord(analysis, near, match.box) ? near : null;
         return toggle
-          ? this.candidate(toggle, match, `the ${query.role} beside '${match.text}'`, 1)
+          ? this.candidate(toggle, match, `the ${query.role} beside '${match.text}'`, match.standalone ? 1 : PART_OF_LABEL)
           : this.candidate(pad(match.box, 2, grey), match, `the label '${match.text}' (no ${query.role} box seen beside it)`, 0.8);
       }
       case 'button':
