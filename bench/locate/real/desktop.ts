@@ -52,6 +52,10 @@ const ICON_KINDS = new Set<TargetKind>(['button', 'tab', 'menu-item', 'link']);
 const showsIcon = (kind: TargetKind, text: string, box: { width: number; height: number }) =>
   ICON_KINDS.has(kind) && text.length > 2 && (box.width < box.height * 1.4 || text.length * 6 > box.width);
 
+const WINDOW_ROLES = new Set(['frame', 'dialog', 'alert', 'file chooser']);
+/** The height of the title bar the window manager draws above a window, in pixels. */
+const TITLE_BAR = 22;
+
 /**
  * A checkable button that Qt calls a check box (a path bar's 'usr', a view
  * switch): too narrow for a box beside its text, so it shows as a button.
@@ -109,6 +113,10 @@ export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; hei
       kind, text, box: node.box, region: node.role.includes('menu') ? 'top bar' : 'main',
       ...(value ? { value } : {}), ...(label ? { labelBox: label.box } : {}),
     });
+  }
+  // The window manager draws a window's title in a bar above it: a copy of that text, though no node of the tree holds it.
+  for (const node of nodes) {
+    if (WINDOW_ROLES.has(node.role) && shown(node.name)) unsure.push({ text: shown(node.name), box: { x: node.box.x, y: Math.max(0, node.box.y - TITLE_BAR), width: node.box.width, height: TITLE_BAR }, unsure: true });
   }
   const texts = [...elements.filter((e) => e.text).map((e) => ({ text: e.text, box: e.labelBox ?? e.box })), ...unsure];
   for (const e of elements) if (e.value) texts.push({ text: e.value, box: e.box, inField: true } as ScreenSnapshot['texts'][number]);
