@@ -34,6 +34,8 @@ export interface Query {
   wholeText?: string;
   /** "the field showing 'All statuses'", "the input with 'Jane'": the text is what the control shows, not its label. */
   shown?: boolean;
+  /** "the '12' badge", "the New pill": a text on a small face of its own, not the same words in a sentence. */
+  badge?: boolean;
 }
 
 /** Words that say the quoted text is shown inside the control. */
@@ -182,10 +184,14 @@ export function parseQuery(description: string): Query {
     if (text !== null && !wholeText && named && withRoleWord !== text) wholeText = withRoleWord;
   }
   const shown = !!target && SHOWING.test(lower.slice(0, target.index));
+  const badge = role === 'text' && !!named && BADGE_WORDS.test((target ? unquoted : lower).slice(named.index, named.end));
   if (hint === 'image' && role === null) role = 'image';
   if (column && role === null) role = 'cell';
-  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(place ? { place } : {}), ...(shown ? { shown } : {}) };
+  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(place ? { place } : {}), ...(shown ? { shown } : {}), ...(badge ? { badge } : {}) };
 }
+
+/** Role words for a text on a small face of its own. */
+const BADGE_WORDS = /^(?:badges?|chips?|pills?)$/;
 
 /** Visual words that describe a look, never a name: colours and sizes. */
 const LOOKS = /\b(?:red|green|blue|yellow|orange|purple|pink|black|white|grey|gray|round|circular|square|big|large|small|tiny|colou?red|shaped)\b/gi;
@@ -208,7 +214,9 @@ export function withWholeText(query: Query): Query {
   if (!query.wholeText) return query;
   const ordinalInside = new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'i').test(query.wholeText);
   const visualWords = query.visualWords.filter((w) => !new RegExp(`\\b${w}\\b`, 'i').test(query.wholeText!));
-  return { ...query, text: query.wholeText, ordinal: ordinalInside ? null : query.ordinal, visualWords, role: roleWordInside(query) ? null : query.role };
+  const inside = roleWordInside(query);
+  const { badge, ...rest } = query;
+  return { ...rest, text: query.wholeText, ordinal: ordinalInside ? null : query.ordinal, visualWords, role: inside ? null : query.role, ...(badge && !inside ? { badge } : {}) };
 }
 
 /** Whether the whole text holds the word that gave the query its role ('Select' in 'Div as Select'). */

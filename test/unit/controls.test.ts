@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { enclosure, fieldNear, inputLike, toggleNear } from '../../lib/locate/ocr/controls';
+import { enclosure, fieldNear, inputLike, ownFace, toggleNear } from '../../lib/locate/ocr/controls';
 import { GreyImage } from '../../lib/locate/ocr/preprocess';
 
 /** A small synthetic screen: white page, shapes drawn as filled or outlined rectangles. */
@@ -83,4 +83,14 @@ test('a field with a faint border is found below its label', () => {
   g.fill(40, 20, 60, 10, 120); // the label 'Address'
   g.outline(40, 40, 300, 36, 227); // the input, its border 23 levels below the page
   assert.deepEqual(fieldNear(g, { x: 40, y: 20, width: 60, height: 10 }), { x: 40, y: 40, width: 300, height: 36 });
+});
+
+test('a text boxed by the coloured pill it stands on is on a face of its own; dark words on the page are not', () => {
+  const g = canvas();
+  g.fill(100, 50, 60, 20, 200); // a yellow pill on the white page, grey 200
+  g.fill(106, 55, 48, 10, 255); // its white word
+  assert.ok(ownFace(g, { x: 101, y: 51, width: 58, height: 18 }));
+  for (let x = 20; x < 70; x += 5) g.fill(x, 120, 2, 10, 40); // a dark word's strokes on the page
+  assert.ok(!ownFace(g, { x: 20, y: 120, width: 50, height: 10 }));
+  assert.ok(!ownFace(g, { x: 0, y: 0, width: 10, height: 10 }), 'at the screen edge: no ring outside to compare');
 });

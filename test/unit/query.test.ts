@@ -37,6 +37,8 @@ test('unquoted descriptions: the rest is the text', () => {
   // A desktop's spin box is a field whatever its name ('spin button' is not a button); a drop-down list is a dropdown.
   assert.deepEqual(['the Delay spin box', 'the Delay spinbox', 'the Delay spin button', 'the Delay spinner'].map((d) => [parse(d).text, parse(d).role]), Array(4).fill(['Delay', 'field']));
   assert.deepEqual([parse('the Type drop-down list').text, parse('the Type drop-down list').role], ['Type', 'dropdown']);
+  // A badge, pill or chip is a text on a face of its own; 'the Badge text' names a text.
+  assert.deepEqual(["the 'Warning' badge", 'the New pill', 'the 12 chip', "the 'Badge' text"].map((d) => !!parseQuery(d).badge), [true, true, true, false]);
   // A little word in capitals is a name: 'UI Elements' in a sidebar.
   assert.deepEqual([parse('UI Elements in the sidebar').text, parse('THE END heading').text], ['UI Elements', 'THE END']);
 });

@@ -168,3 +168,27 @@ export function openBetween(g: GreyImage, upper: Box, lower: Box): boolean {
   }
   return true;
 }
+
+/** Grey levels this far apart are two colours: a badge's face and the page round it. */
+const OWN_FACE_CONTRAST = 25;
+
+/**
+ * Whether a text's box is a face of its own colour: its inside, mostly the
+ * face, stands apart from a ring just outside it. The recogniser boxes white
+ * words on a coloured pill by the pill they stand on.
+ */
+export function ownFace(g: GreyImage, box: Box): boolean {
+  const [x0, y0, x1, y1] = [Math.round(box.x), Math.round(box.y), Math.round(box.x + box.width) - 1, Math.round(box.y + box.height) - 1];
+  if (x0 < 3 || y0 < 3 || x1 >= g.width - 3 || y1 >= g.height - 3 || x1 <= x0 || y1 <= y0) return false;
+  const inside: number[] = [];
+  for (let y = y0; y <= y1; y += 2) for (let x = x0; x <= x1; x += 2) inside.push(at(g, x, y));
+  const outside: number[] = [];
+  for (let x = x0 - 2; x <= x1 + 2; x += 2) outside.push(at(g, x, y0 - 3), at(g, x, y1 + 3));
+  for (let y = y0; y <= y1; y += 2) outside.push(at(g, x0 - 3, y), at(g, x1 + 3, y));
+  return Math.abs(median(inside) - median(outside)) > OWN_FACE_CONTRAST;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}

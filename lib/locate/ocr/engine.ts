@@ -2,7 +2,7 @@ import { Box, bottom, centerX, centerY, contains, pad, readingOrder, right } fro
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
-import { enclosure, fieldNear, inputLike, openBetween, toggleNear } from './controls';
+import { enclosure, fieldNear, inputLike, openBetween, ownFace, toggleNear } from './controls';
 import { sameLetters, similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
@@ -45,6 +45,14 @@ const SECOND_READER_LINES = 3;
  * against 1 for one labelled just that, and 0.85 for words with no button round them.
  */
 const PART_OF_LABEL = 0.9;
+
+/** How well words fit a badge asked for when no small face of their own holds them. */
+const NO_BADGE_FACE = 0.9;
+
+/** A face hugging its text, as a badge's or a pill's does: at most three times its height, and a few heights wider. */
+function badgeLike(face: Box, text: Box): boolean {
+  return face.height <= text.height * 3 && face.width <= text.width + face.height * 3;
+}
 
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
@@ -305,6 +313,12 @@ export class OcrEngine implements LocateEngine {
         }
         return this.candidate(pad(match.box, 4, grey), match, `the text '${match.text}'`, query.role === 'button' ? 0.85 : 1);
       default:
+        if (query.badge) {
+          // A badge is a text on a small face of its own: the same words in a sentence or a caption fit less.
+          if (analysis.lines.some((line) => line.words.some((w) => w.enclosed && contains(w, centerX(match.box), centerY(match.box))))) return this.candidate(pad(match.box, 2, grey), match, `the badge '${match.text}' in its ring`, 1);
+          if ((face && badgeLike(face, match.box)) || ownFace(grey, match.box)) return this.candidate(pad(match.box, 2, grey), match, `the badge '${match.text}'`, 1);
+          return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no badge face round it)`, NO_BADGE_FACE);
+        }
         return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}'`, 1);
     }
   }
