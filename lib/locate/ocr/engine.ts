@@ -315,9 +315,11 @@ export class OcrEngine implements LocateEngine {
       default:
         if (query.badge) {
           // A badge is a text on a small face of its own: the same words in a sentence or a caption fit less.
-          if (analysis.lines.some((line) => line.words.some((w) => w.enclosed && contains(w, centerX(match.box), centerY(match.box))))) return this.candidate(pad(match.box, 2, grey), match, `the badge '${match.text}' in its ring`, 1);
-          if ((face && badgeLike(face, match.box)) || ownFace(grey, match.box)) return this.candidate(pad(match.box, 2, grey), match, `the badge '${match.text}'`, 1);
-          return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no badge face round it)`, NO_BADGE_FACE);
+          const ringed = analysis.lines.some((line) => line.words.some((w) => w.enclosed && contains(w, centerX(match.box), centerY(match.box))));
+          const onFace = ringed || (!!face && badgeLike(face, match.box)) || ownFace(grey, match.box);
+          return onFace
+            ? this.candidate(pad(match.box, 2, grey), match, `the badge '${match.text}'`, 1)
+            : this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no badge face round it)`, NO_BADGE_FACE);
         }
         return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}'`, 1);
     }
