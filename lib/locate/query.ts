@@ -36,6 +36,8 @@ export interface Query {
   shown?: boolean;
   /** "the '12' badge", "the New pill": a text on a small face of its own, not the same words in a sentence. */
   badge?: boolean;
+  /** "the About Me text area": a field of several lines, taller than an input. */
+  textArea?: boolean;
 }
 
 /** Words that say the quoted text is shown inside the control. */
@@ -184,14 +186,18 @@ export function parseQuery(description: string): Query {
     if (text !== null && !wholeText && named && withRoleWord !== text) wholeText = withRoleWord;
   }
   const shown = !!target && SHOWING.test(lower.slice(0, target.index));
-  const badge = role === 'text' && !!named && BADGE_WORDS.test((target ? unquoted : lower).slice(named.index, named.end));
+  const roleWord = named ? (target ? unquoted : lower).slice(named.index, named.end) : '';
+  const badge = role === 'text' && BADGE_WORDS.test(roleWord);
+  const textArea = role === 'field' && TEXT_AREA_WORDS.test(roleWord);
   if (hint === 'image' && role === null) role = 'image';
   if (column && role === null) role = 'cell';
-  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(place ? { place } : {}), ...(shown ? { shown } : {}), ...(badge ? { badge } : {}) };
+  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(place ? { place } : {}), ...(shown ? { shown } : {}), ...(badge ? { badge } : {}), ...(textArea ? { textArea } : {}) };
 }
 
 /** Role words for a text on a small face of its own. */
 const BADGE_WORDS = /^(?:badges?|chips?|pills?)$/;
+/** Role words for a field of several lines. */
+const TEXT_AREA_WORDS = /^text[ -]?areas?$/;
 
 /** Visual words that describe a look, never a name: colours and sizes. */
 const LOOKS = /\b(?:red|green|blue|yellow|orange|purple|pink|black|white|grey|gray|round|circular|square|big|large|small|tiny|colou?red|shaped)\b/gi;
@@ -215,8 +221,10 @@ export function withWholeText(query: Query): Query {
   const ordinalInside = new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`, 'i').test(query.wholeText);
   const visualWords = query.visualWords.filter((w) => !new RegExp(`\\b${w}\\b`, 'i').test(query.wholeText!));
   const inside = roleWordInside(query);
-  const { badge, ...rest } = query;
-  return { ...rest, text: query.wholeText, ordinal: ordinalInside ? null : query.ordinal, visualWords, role: inside ? null : query.role, ...(badge && !inside ? { badge } : {}) };
+  // The role word is part of the text: what it said of the control's look goes with it.
+  const { badge, textArea, ...rest } = query;
+  const looks = inside ? {} : { ...(badge ? { badge } : {}), ...(textArea ? { textArea } : {}) };
+  return { ...rest, text: query.wholeText, ordinal: ordinalInside ? null : query.ordinal, visualWords, role: inside ? null : query.role, ...looks };
 }
 
 /** Whether the whole text holds the word that gave the query its role ('Select' in 'Div as Select'). */

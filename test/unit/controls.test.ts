@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { enclosure, fieldNear, inputLike, ownFace, toggleNear } from '../../lib/locate/ocr/controls';
+import { enclosure, fieldNear, inputLike, ownFace, TEXT_AREA_HEIGHT, toggleNear } from '../../lib/locate/ocr/controls';
 import { GreyImage } from '../../lib/locate/ocr/preprocess';
 
 /** A small synthetic screen: white page, shapes drawn as filled or outlined rectangles. */
@@ -93,4 +93,12 @@ test('a text boxed by the coloured pill it stands on is on a face of its own; da
   for (let x = 20; x < 70; x += 5) g.fill(x, 120, 2, 10, 40); // a dark word's strokes on the page
   assert.ok(!ownFace(g, { x: 20, y: 120, width: 50, height: 10 }));
   assert.ok(!ownFace(g, { x: 0, y: 0, width: 10, height: 10 }), 'at the screen edge: no ring outside to compare');
+});
+
+test('a text area under its label is found when one is asked for; an input is never that tall', () => {
+  const g = canvas(600, 300);
+  g.fill(20, 20, 60, 12, 40); // the label 'Address'
+  g.outline(20, 40, 480, 100, 180); // the text area below it, 100 px high
+  assert.equal(fieldNear(g, { x: 20, y: 20, width: 60, height: 12 }), null);
+  assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 60, height: 12 }, 'auto', TEXT_AREA_HEIGHT), { x: 20, y: 40, width: 480, height: 100 });
 });

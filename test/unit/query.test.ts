@@ -39,6 +39,8 @@ test('unquoted descriptions: the rest is the text', () => {
   assert.deepEqual([parse('the Type drop-down list').text, parse('the Type drop-down list').role], ['Type', 'dropdown']);
   // A badge, pill or chip is a text on a face of its own; 'the Badge text' names a text.
   assert.deepEqual(["the 'Warning' badge", 'the New pill', 'the 12 chip', "the 'Badge' text"].map((d) => !!parseQuery(d).badge), [true, true, true, false]);
+  // A text area is a field of several lines.
+  assert.deepEqual(['the Address text area', 'the Notes textarea', 'the Address field'].map((d) => [parseQuery(d).role, !!parseQuery(d).textArea]), [['field', true], ['field', true], ['field', false]]);
   // A little word in capitals is a name: 'UI Elements' in a sidebar.
   assert.deepEqual([parse('UI Elements in the sidebar').text, parse('THE END heading').text], ['UI Elements', 'THE END']);
 });

@@ -64,12 +64,18 @@ function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: numb
 
 /**
  * A box shaped like a text input or a select: wider than tall, between 16 and
- * 80 px high. A face a value is read in may be as compact as a spin button's
- * entry (its steppers beside it): `minRatio` 1.25.
+ * 80 px high (`tallest`: a text area asked for may be taller). A face a value
+ * is read in may be as compact as a spin button's entry (its steppers beside
+ * it): `minRatio` 1.25.
  */
-export function inputLike(box: Box | null, minRatio = 1.8): box is Box {
-  return !!box && box.height >= 16 && box.height <= 80 && box.width >= 40 && box.width >= box.height * minRatio;
+export function inputLike(box: Box | null, minRatio = 1.8, tallest = INPUT_HEIGHT): box is Box {
+  return !!box && box.height >= 16 && box.height <= tallest && box.width >= 40 && box.width >= box.height * minRatio;
 }
+
+/** The tallest a one-line input or a select is, in pixels. */
+const INPUT_HEIGHT = 80;
+/** The tallest a text area is looked for, in pixels: a few lines more than an input. */
+export const TEXT_AREA_HEIGHT = 240;
 
 /** The first edge (a change of more than EDGE grey levels) along a ray, as a distance, or -1. */
 function firstEdge(g: GreyImage, x: number, y: number, dx: number, dy: number, limit: number): number {
@@ -85,22 +91,25 @@ function firstEdge(g: GreyImage, x: number, y: number, dx: number, dy: number, l
 }
 
 /** The face of an input that starts at an edge found from a label: flood from just past the edge. */
-function inputAt(g: GreyImage, edgeX: number, edgeY: number, dx: number, dy: number): Box | null {
+function inputAt(g: GreyImage, edgeX: number, edgeY: number, dx: number, dy: number, tallest: number): Box | null {
   for (let step = 1; step <= 4; step++) {
     const probe = { x: edgeX + dx * step + 3, y: edgeY + dy * step - 4, width: 2, height: 8 };
-    const face = enclosure(g, probe, 1000, 120);
-    if (inputLike(face)) return face;
+    const face = enclosure(g, probe, 1000, tallest + 40);
+    if (inputLike(face, 1.8, tallest)) return face;
   }
   return null;
 }
 
-/** The input a label belongs to: to its right on the same line, or just below it. */
-export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below' | 'auto' = 'auto'): Box | null {
+/**
+ * The input a label belongs to: to its right on the same line, or just below
+ * it; up to `tallest` pixels high (TEXT_AREA_HEIGHT for a text area).
+ */
+export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below' | 'auto' = 'auto', tallest = INPUT_HEIGHT): Box | null {
   const y = Math.round(centerY(label));
   if (direction !== 'below') {
     const d = firstEdge(g, Math.round(right(label)) + 2, y, 1, 0, 320);
     if (d > 0) {
-      const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0);
+      const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0, tallest);
       if (face && face.x >= right(label) - 2 && Math.abs(centerY(face) - y) < face.height) return face;
     }
   }
@@ -110,8 +119,8 @@ export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below'
       const d = firstEdge(g, x, Math.round(bottom(label)) + 2, 0, 1, 60);
       if (d <= 0) continue;
       const edgeY = Math.round(bottom(label)) + 2 + d;
-      const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, 1000, 120);
-      if (inputLike(face) && face.y >= bottom(label) - 2) return face;
+      const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, 1000, tallest + 40);
+      if (inputLike(face, 1.8, tallest) && face.y >= bottom(label) - 2) return face;
     }
   }
   return null;

@@ -2,7 +2,7 @@ import { Box, bottom, centerX, centerY, contains, pad, readingOrder, right } fro
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
-import { enclosure, fieldNear, inputLike, openBetween, ownFace, toggleNear } from './controls';
+import { enclosure, fieldNear, inputLike, openBetween, ownFace, TEXT_AREA_HEIGHT, toggleNear } from './controls';
 import { sameLetters, similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
@@ -282,7 +282,7 @@ export class OcrEngine implements LocateEngine {
       case 'field':
       case 'dropdown': {
         if (inputLike(face, 1.25)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
-        const field = fieldNear(grey, match.box);
+        const field = fieldNear(grey, match.box, 'auto', query.textArea ? TEXT_AREA_HEIGHT : undefined);
         if (field) return this.candidate(field, match, `the input labelled '${match.text}'`, 1);
         // An underlined field (Material's, a text area drawn with only a bottom line) shows its value just under its label.
         const value = query.shown ? null : valueBelow(analysis, match);
