@@ -1,5 +1,6 @@
 import { Box, bottom, centerY, right } from '../geometry';
 import { GreyImage } from './preprocess';
+import { median } from '../../util/median';
 
 /**
  * Finding the control a text belongs to, in the pixels: the button around a
@@ -195,9 +196,4 @@ export function ownFace(g: GreyImage, box: Box): boolean {
   for (let x = x0 - 2; x <= x1 + 2; x += 2) outside.push(at(g, x, y0 - 3), at(g, x, y1 + 3));
   for (let y = y0; y <= y1; y += 2) outside.push(at(g, x0 - 3, y), at(g, x1 + 3, y));
   return Math.abs(median(inside) - median(outside)) > OWN_FACE_CONTRAST;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }

@@ -2,6 +2,7 @@ import type { Screen } from '../../types/screen';
 import type { TextLine } from './paddle';
 import type { OcrWord } from './tesseract';
 import { iconRead } from './analysis';
+import { median } from '../../util/median';
 
 /**
  * From a recognised line (its characters, each where its peak stood) to
@@ -21,14 +22,13 @@ const WIDE_GAP = 3;
  * have wide gaps everywhere). Each word's box is its ink.
  */
 export function toWords(screen: Screen, chars: { char: string; p: number; x: number }[], line: TextLine): OcrWord[] {
-  const charXs = chars.filter((c) => c.char !== ' ').map((c) => c.x);
+  const visible = chars.filter((c) => c.char !== ' ');
+  const charXs = visible.map((c) => c.x);
   const ink = inkOf(screen, line, charXs);
   const [y0, y1] = inkRows(screen, line, ink);
   const runs = inkRuns(screen, line, ink, [y0, y1], charXs);
   if (!runs.length) return [];
-  const visible = chars.filter((c) => c.char !== ' ');
-  const steps = visible.slice(1).map((c, i) => c.x - visible[i].x).sort((a, b) => a - b);
-  const usualStep = steps[Math.floor(steps.length / 2)] ?? Infinity;
+  const usualStep = median(visible.slice(1).map((c, i) => c.x - visible[i].x), Infinity);
   const words: { chars: typeof chars; x0: number; x1: number }[] = [];
   let current: (typeof words)[number] | null = null;
   let run = -1;
@@ -84,8 +84,7 @@ function inkOf(screen: Screen, line: TextLine, charXs: number[] = []): Ink {
     for (let y = y0; y <= y1; y++) for (let x = Math.max(x0, from); x <= Math.min(x1, to); x++) strongest = Math.max(strongest, Math.abs(grey(screen, x, y) - background));
     return strongest;
   };
-  const atChars = charXs.map((x) => strongestIn(Math.round(x) - CHAR_REACH, Math.round(x) + CHAR_REACH)).sort((a, b) => a - b);
-  const strongest = atChars.length ? atChars[Math.floor(atChars.length / 2)] : strongestIn(x0, x1);
+  const strongest = charXs.length ? median(charXs.map((x) => strongestIn(Math.round(x) - CHAR_REACH, Math.round(x) + CHAR_REACH))) : strongestIn(x0, x1);
   return { background, contrast: Math.max(10, strongest * 0.4) };
 }
 
@@ -117,8 +116,7 @@ function inkRuns(screen: Screen, line: TextLine, ink: Ink, [y0, y1]: [number, nu
   // The gaps between letters are measured where the recogniser's characters stand: icons on the line (a toolbar's,
   // before a path bar's 'usr' 'share') have gaps of their own, wide enough to pass for letters' and join two words.
   const [from, to] = charXs.length ? [Math.min(...charXs) - (y1 - y0), Math.max(...charXs) + (y1 - y0)] : [-Infinity, Infinity];
-  const gaps = pieces.slice(1).flatMap((p, i) => (pieces[i].x0 >= from && p.x1 <= to ? [p.x0 - pieces[i].x1] : [])).sort((a, b) => a - b);
-  const usual = gaps[Math.floor(gaps.length / 2)] ?? 0;
+  const usual = median(pieces.slice(1).flatMap((p, i) => (pieces[i].x0 >= from && p.x1 <= to ? [p.x0 - pieces[i].x1] : [])));
   const space = Math.max(2, (y1 - y0) * 0.25, 2 * usual);
   const runs: Run[] = [];
   for (const piece of pieces) {

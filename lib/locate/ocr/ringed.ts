@@ -1,6 +1,7 @@
 import { Box, centerX, centerY, contains } from '../geometry';
 import type { GreyImage } from './preprocess';
 import type { OcrReader, OcrWord } from './tesseract';
+import { median } from '../../util/median';
 
 /**
  * Glyphs in rings: a pagination's page numbers, a badge's digits in a circle,
@@ -184,7 +185,7 @@ function evenFace(grey: GreyImage, shape: Component, glyph: Component, labels: I
     }
   }
   if (values.length < 10) return false;
-  const face = medianOf(values);
+  const face = median(values);
   return values.filter((v) => Math.abs(v - face) <= EDGE).length >= values.length * EVEN_FACE;
 }
 
@@ -274,7 +275,7 @@ function components(w: number, h: number, set: Uint8Array): { labels: Int32Array
 function glyphOf(grey: GreyImage, ring: Box, box: Box): RingGlyph['glyph'] {
   const at = (x: number, y: number) => grey.data[y * grey.width + x];
   const beside = besideGlyph(ring, box, at);
-  const face = medianOf(beside.length >= 8 ? beside : sampleOf(ring, at));
+  const face = median(beside.length >= 8 ? beside : sampleOf(ring, at));
   const [x0, y0, width, height] = [box.x - 1, box.y - 1, box.width + 2, box.height + 2];
   const away = new Float32Array(width * height);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) away[y * width + x] = Math.abs(at(x0 + x, y0 + y) - face);
@@ -362,11 +363,6 @@ function sampleOf(ring: Box, at: (x: number, y: number) => number): number[] {
   const [mx, my] = [Math.round(ring.width * 0.2), Math.round(ring.height * 0.2)];
   for (let y = ring.y + my; y < ring.y + ring.height - my; y += 2) for (let x = ring.x + mx; x < ring.x + ring.width - mx; x += 2) values.push(at(x, y));
   return values;
-}
-
-function medianOf(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /**
