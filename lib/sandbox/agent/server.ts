@@ -47,6 +47,12 @@ const SCROLL_DIRECTIONS: ScrollDirection[] = ['up', 'down', 'left', 'right'];
 const MAX_BODY = 1024 * 1024;
 /** The pause between the two clicks of a double-click: well inside every toolkit's double-click time. */
 const DOUBLE_CLICK_GAP_MS = 40;
+/**
+ * The rest before a wheel click, after the pointer moved or after the last
+ * click, as a hand's wheel turns: a move and several clicks in one instant,
+ * which no hand makes, is where a loaded Chromium was seen to lose a scroll.
+ */
+const WHEEL_CLICK_GAP_MS = 16;
 
 function number(body: Body, key: string): number {
   const value = body[key];
@@ -145,7 +151,11 @@ function routes(ctx: AgentContext): Record<string, Handler> {
       if (!SCROLL_DIRECTIONS.includes(direction)) throw new HttpError(400, `unknown scroll direction '${direction}'`);
       await pacer.send('pointer', async () => {
         if (body.x !== undefined) await driver.moveTo(number(body, 'x'), number(body, 'y'));
-        await driver.wheel(direction, Math.max(1, Math.round(number(body, 'clicks'))));
+        const clicks = Math.max(1, Math.round(number(body, 'clicks')));
+        for (let i = 0; i < clicks; i++) {
+          if (i > 0 || body.x !== undefined) await sleep(WHEEL_CLICK_GAP_MS);
+          await driver.wheel(direction, 1);
+        }
       });
       return { ok: true };
     },
