@@ -47,7 +47,7 @@ const ROLE_WORDS: [RegExp, Role][] = [
   [/\b(?:menu[ -]?items?|menu entr(?:y|ies))\b/, 'menuitem'],
   [/\bradio(?: buttons?)?\b/, 'radio'],
   [/\bcheck[ -]?box(?:es)?\b/, 'checkbox'],
-  [/\b(?:drop[ -]?downs?(?: lists?)?|select(?: box)?|combo[ -]?box(?:es)?|pickers?)\b/, 'dropdown'],
+  [/\b(?:drop[ -]?downs?(?: lists?)?|select(?: box)?|combo[ -]?box(?:es)?|pickers?|list[ -]?box(?:es)?)\b/, 'dropdown'],
   // A desktop's number entry with arrows: before 'button', which would take 'spin button' for a button.
   [/\b(?:spin[ -]?(?:box(?:es)?|buttons?)|spinners?)\b/, 'field'],
   [/\b(?:buttons?|btns?)\b/, 'button'],
@@ -124,8 +124,11 @@ export function parseQuery(description: string): Query {
     const match = pattern.exec(outsideQuotes(lower));
     if (!match) continue;
     const after = quoted.find((q) => q.index >= match.index);
-    const anchor = after?.text ?? stripQuotes(body.slice(match.index + match[0].length)).replace(FILLER, ' ').trim();
+    const rest = body.slice(match.index + match[0].length);
+    const anchor = after?.text ?? stripQuotes(rest).replace(FILLER, ' ').trim();
     if (!anchor) continue;
+    // "the Sort by dropdown": a relation word with nothing after it but a role word is part of the name.
+    if (!after && ROLE_WORDS.some(([word]) => new RegExp(`^\\s*(?:${word.source})\\s*$`, 'i').test(rest))) continue;
     relation = { kind, anchor };
     // Everything from the relation on describes the anchor, not the target.
     body = body.slice(0, match.index);
@@ -230,7 +233,11 @@ export function withWholeText(query: Query): Query {
 /** Whether the whole text holds the word that gave the query its role ('Select' in 'Div as Select'). */
 export function roleWordInside(query: Query): boolean {
   const wholeText = query.wholeText?.toLowerCase();
-  return !!wholeText && query.role !== null && ROLE_WORDS.some(([pattern, role]) => role === query.role && pattern.test(wholeText));
+  if (!wholeText || query.role === null) return false;
+  const ofRole = ROLE_WORDS.filter(([, role]) => role === query.role).map(([pattern]) => pattern);
+  // "the Large input field": 'input' is in the text, but 'field' outside it still names the control.
+  const outside = query.description.toLowerCase().replace(wholeText, ' ');
+  return ofRole.some((pattern) => pattern.test(wholeText)) && !ofRole.some((pattern) => pattern.test(outside));
 }
 
 /**

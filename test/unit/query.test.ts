@@ -101,6 +101,21 @@ test('positions relative to another text', () => {
   assert.equal(parse("the button left of 'Save'").relation!.kind, 'left-of');
   assert.equal(parse("the field below 'Email'").relation!.kind, 'below');
   assert.equal(parse("the heading above 'Price'").relation!.kind, 'above');
+  assert.deepEqual(parse('the button by the logo').relation, { kind: 'near', anchor: 'logo' });
+});
+
+test('a relation word followed by nothing but the role word is part of the name: "the Sort by dropdown"', () => {
+  assert.deepEqual(parse('the Sort by dropdown'), { text: 'Sort by', role: 'dropdown', ordinal: null, relation: null, hint: 'any' });
+  assert.deepEqual(parse('Sort by button'), { text: 'Sort by', role: 'button', ordinal: null, relation: null, hint: 'any' });
+});
+
+test('a role word inside the whole text keeps the role when another names the control: "the Large input field"', () => {
+  const large = withWholeText(parseQuery('the Large input field'));
+  assert.equal(large.text, 'Large input');
+  assert.equal(large.role, 'field');
+  assert.equal(withWholeText(parseQuery('Div as Select')).role, null);
+  assert.equal(parse('the Skills list box').role, 'dropdown');
+  assert.equal(parse('the Skills listbox').text, 'Skills');
 });
 
 test('the type hint wraps the description, and the wrapped forms parse', () => {
