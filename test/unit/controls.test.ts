@@ -102,3 +102,14 @@ test('a text area under its label is found when one is asked for; an input is ne
   assert.equal(fieldNear(g, { x: 20, y: 20, width: 60, height: 12 }), null);
   assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 60, height: 12 }, 'auto', TEXT_AREA_HEIGHT), { x: 20, y: 40, width: 480, height: 100 });
 });
+
+test('a compact select on its label\'s line is the label\'s field; one as compact off the line is not', () => {
+  const g = canvas(400, 200);
+  g.fill(20, 44, 40, 12, 40); // the label 'Show'
+  g.outline(70, 34, 52, 32, 150); // a select showing '25': barely wider than tall
+  assert.deepEqual(fieldNear(g, { x: 20, y: 44, width: 40, height: 12 }), { x: 70, y: 34, width: 52, height: 32 });
+  const h = canvas(400, 200);
+  h.fill(20, 44, 40, 12, 40);
+  h.outline(70, 46, 52, 32, 150); // the same face, its middle 12 px below the label's
+  assert.equal(fieldNear(h, { x: 20, y: 44, width: 40, height: 12 }, 'right'), null);
+});

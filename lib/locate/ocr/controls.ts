@@ -73,6 +73,8 @@ export function inputLike(box: Box | null, minRatio = 1.8, tallest = INPUT_HEIGH
   return !!box && box.height >= 16 && box.height <= tallest && box.width >= 40 && box.width >= box.height * minRatio;
 }
 
+/** The least width to height of an input beside its label, centred on the label's line (a select showing '25'). */
+const COMPACT_RATIO = 1.1;
 /** The tallest a one-line input or a select is, in pixels. */
 const INPUT_HEIGHT = 80;
 /** The tallest a text area is looked for, in pixels: a few lines more than an input. */
@@ -92,11 +94,11 @@ function firstEdge(g: GreyImage, x: number, y: number, dx: number, dy: number, l
 }
 
 /** The face of an input that starts at an edge found from a label: flood from just past the edge. */
-function inputAt(g: GreyImage, edgeX: number, edgeY: number, dx: number, dy: number, tallest: number): Box | null {
+function inputAt(g: GreyImage, edgeX: number, edgeY: number, dx: number, dy: number, tallest: number, minRatio: number): Box | null {
   for (let step = 1; step <= 4; step++) {
     const probe = { x: edgeX + dx * step + 3, y: edgeY + dy * step - 4, width: 2, height: 8 };
     const face = enclosure(g, probe, 1000, tallest + 40);
-    if (inputLike(face, 1.8, tallest)) return face;
+    if (inputLike(face, minRatio, tallest)) return face;
   }
   return null;
 }
@@ -110,8 +112,10 @@ export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below'
   if (direction !== 'below') {
     const d = firstEdge(g, Math.round(right(label)) + 2, y, 1, 0, 320);
     if (d > 0) {
-      const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0, tallest);
-      if (face && face.x >= right(label) - 2 && Math.abs(centerY(face) - y) < face.height) return face;
+      // On the label's own line a compact face counts too: a select showing '25' in "Show [25] entries".
+      const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0, tallest, COMPACT_RATIO);
+      const onLine = face && face.x >= right(label) - 2 && Math.abs(centerY(face) - y) < face.height * (inputLike(face, 1.8, tallest) ? 1 : 0.25);
+      if (onLine) return face;
     }
   }
   if (direction !== 'right') {

@@ -282,8 +282,9 @@ export class OcrEngine implements LocateEngine {
       case 'field':
       case 'dropdown': {
         if (inputLike(face, 1.25)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
-        // A text area, and a select showing several rows (a list box), may be taller than an input.
-        const field = fieldNear(grey, match.box, 'auto', query.textArea || query.role === 'dropdown' ? TEXT_AREA_HEIGHT : undefined);
+        // A text area, and a select showing several rows (a list box), may be taller than an input;
+        // one asked for as a field ("the Message field") is, where no input stands by its label.
+        const field = (query.textArea ? null : fieldNear(grey, match.box, 'auto')) ?? fieldNear(grey, match.box, 'auto', TEXT_AREA_HEIGHT);
         if (field) return this.candidate(field, match, `the input labelled '${match.text}'`, 1);
         // An underlined field (Material's, a text area drawn with only a bottom line) shows its value just under its label.
         const value = query.shown ? null : valueBelow(analysis, match);

@@ -1,0 +1,60 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import sharp from 'sharp';
+import { OcrEngine } from '../../lib/locate/ocr/engine';
+import { parseQuery } from '../../lib/locate/query';
+import type { Screen } from '../../lib/types/screen';
+
+/**
+ * Fields by their labels, as forms lay them out and as QA engineers name
+ * them, read by the OCR engine on a screen drawn with real fonts: a compact
+ * select inline in a sentence ("Show [25] entries"), a label holding a
+ * relation word ("Sort by:"), a label holding a role word ("Large input"),
+ * and text areas asked for as a "field" and as a "text area".
+ */
+const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="14">
+  <rect width="900" height="420" fill="#ffffff"/>
+  <text x="30" y="56" fill="#333333">Show</text>
+  <rect x="76" y="34" width="48" height="34" rx="3" fill="#ffffff" stroke="#c4c9d0"/>
+  <text x="84" y="56" fill="#333333">25</text><path d="M106 48 l5 6 l5 -6" fill="none" stroke="#666666" stroke-width="1.5"/>
+  <text x="134" y="56" fill="#333333">entries</text>
+  <text x="330" y="56" fill="#333333">Sort by:</text>
+  <rect x="396" y="36" width="150" height="30" rx="3" fill="#ffffff" stroke="#c4c9d0"/>
+  <text x="406" y="56" fill="#333333">Newest first</text><path d="M530 48 l5 6 l5 -6" fill="none" stroke="#666666" stroke-width="1.5"/>
+  <text x="30" y="120" fill="#333333" font-weight="bold">Message</text>
+  <rect x="30" y="132" width="380" height="110" rx="4" fill="#ffffff" stroke="#c4c9d0"/>
+  <text x="470" y="120" fill="#333333" font-weight="bold">Notes</text>
+  <rect x="470" y="132" width="380" height="96" rx="4" fill="#ffffff" stroke="#c4c9d0"/>
+  <text x="482" y="156" fill="#333333">Call after 5 pm</text>
+  <text x="30" y="290" fill="#333333" font-weight="bold">Large input</text>
+  <rect x="30" y="302" width="380" height="44" rx="4" fill="#ffffff" stroke="#c4c9d0"/>
+  <text x="470" y="290" fill="#333333" font-weight="bold">Small input</text>
+  <rect x="470" y="302" width="380" height="28" rx="3" fill="#ffffff" stroke="#c4c9d0"/>
+</svg>`;
+
+const engine = new OcrEngine();
+after(() => engine.stop());
+
+const inside = (box: { x: number; y: number; width: number; height: number }, x: number, y: number) =>
+  x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height;
+
+test('fields are found by their labels inline, above, and with role or relation words in the label', { timeout: 120_000 }, async () => {
+  const { data, info } = await sharp(Buffer.from(SVG)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const screen: Screen = { width: info.width, height: info.height, data, format: 'rgba' };
+  const expected: [string, { x: number; y: number; width: number; height: number }][] = [
+    ["the 'Show' dropdown", { x: 76, y: 34, width: 48, height: 34 }],
+    ['the Sort by dropdown', { x: 396, y: 36, width: 150, height: 30 }],
+    ['the Message field', { x: 30, y: 132, width: 380, height: 110 }],
+    ['the Message text area', { x: 30, y: 132, width: 380, height: 110 }],
+    ['the Notes field', { x: 470, y: 132, width: 380, height: 96 }],
+    ['the Large input field', { x: 30, y: 302, width: 380, height: 44 }],
+    ['the Small input box', { x: 470, y: 302, width: 380, height: 28 }],
+  ];
+  const misses: string[] = [];
+  for (const [description, box] of expected) {
+    const found = (await engine.locate({ screen, sandbox: null, deadline: Date.now() + 20_000, ai: {} }, parseQuery(description)))[0];
+    const [x, y] = found ? [found.box.x + found.box.width / 2, found.box.y + found.box.height / 2] : [-1, -1];
+    if (!inside(box, x, y)) misses.push(`${description}: ${found ? `clicked ${Math.round(x)},${Math.round(y)} (${found.reason})` : 'nothing found'}, want inside ${JSON.stringify(box)}`);
+  }
+  assert.deepEqual(misses, []);
+});
