@@ -113,3 +113,17 @@ test('a compact select on its label\'s line is the label\'s field; one as compac
   h.outline(70, 46, 52, 32, 150); // the same face, its middle 12 px below the label's
   assert.equal(fieldNear(h, { x: 20, y: 44, width: 40, height: 12 }, 'right'), null);
 });
+
+test('an input joined to a prefix box under its label is the field, not the prefix; an input joined to a narrower button stays the field', () => {
+  const g = canvas(500, 200);
+  g.fill(20, 20, 60, 12, 40); // the label 'Website'
+  g.outline(20, 40, 70, 34, 150); // the prefix 'https://'
+  g.fill(30, 50, 50, 12, 60);
+  g.outline(89, 40, 300, 34, 150); // the input joined to it
+  assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 60, height: 12 }), { x: 89, y: 40, width: 300, height: 34 });
+  const h = canvas(500, 200);
+  h.fill(20, 20, 60, 12, 40); // the label 'Search'
+  h.outline(20, 40, 300, 34, 150); // the input
+  h.outline(319, 40, 70, 34, 150); // its joined 'Go' button
+  assert.deepEqual(fieldNear(h, { x: 20, y: 20, width: 60, height: 12 }), { x: 20, y: 40, width: 300, height: 34 });
+});

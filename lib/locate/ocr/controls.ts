@@ -125,10 +125,26 @@ export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below'
       if (d <= 0) continue;
       const edgeY = Math.round(bottom(label)) + 2 + d;
       const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, 1000, tallest + 40);
-      if (inputLike(face, 1.8, tallest) && face.y >= bottom(label) - 2) return face;
+      if (!face || face.y < bottom(label) - 2) continue;
+      const joined = inputAfterAddon(g, face, tallest);
+      if (joined) return joined;
+      if (inputLike(face, 1.8, tallest)) return face;
     }
   }
   return null;
+}
+
+/**
+ * The input joined to the right of a smaller box ('https://', '+1', '@'), as
+ * input groups draw a prefix: about the same top and bottom, sharing a
+ * border, and much wider (a search input's joined button is narrower than it).
+ */
+function inputAfterAddon(g: GreyImage, addon: Box, tallest: number): Box | null {
+  if (addon.height < 16 || addon.height > tallest || addon.width > addon.height * 4) return null;
+  // enclosure() floods from 3 px left of the box it is given: the seed falls 3 px inside the input.
+  const input = enclosure(g, { x: Math.round(right(addon)) + 6, y: Math.round(centerY(addon)) - 1, width: 2, height: 2 }, 1000, tallest + 40);
+  const joined = input && input.x <= right(addon) + 3 && Math.abs(input.y - addon.y) <= 6 && Math.abs(bottom(input) - bottom(addon)) <= 6;
+  return joined && input.width >= addon.width * 1.5 && inputLike(input, 1.8, tallest) ? input : null;
 }
 
 /**
