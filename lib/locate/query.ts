@@ -46,7 +46,7 @@ const SHOWING = /\b(?:showing|shows|with|containing|contains|displaying|reading|
 const ROLE_WORDS: [RegExp, Role][] = [
   [/\b(?:menu[ -]?items?|menu entr(?:y|ies))\b/, 'menuitem'],
   [/\bradio(?: buttons?)?\b/, 'radio'],
-  [/\bcheck[ -]?box(?:es)?\b/, 'checkbox'],
+  [/\bcheck[ -]?box(?:es)?\b|\b(?:switch|toggle)(?:es|s)?$/, 'checkbox'],
   [/\b(?:drop[ -]?downs?(?: lists?)?|select(?: box)?|combo[ -]?box(?:es)?|pickers?|list[ -]?box(?:es)?)\b/, 'dropdown'],
   // A desktop's number entry with arrows: before 'button', which would take 'spin button' for a button.
   [/\b(?:spin[ -]?(?:box(?:es)?|buttons?)|spinners?)\b/, 'field'],

@@ -118,6 +118,13 @@ test('a role word inside the whole text keeps the role when another names the co
   assert.equal(parse('the Skills listbox').text, 'Skills');
 });
 
+test('a switch or a toggle named last is a checkbox; the word alone, or before another role word, is not', () => {
+  assert.deepEqual(parse('the Email notifications switch'), { text: 'Email notifications', role: 'checkbox', ordinal: null, relation: null, hint: 'any' });
+  assert.deepEqual(parse("the 'Dark mode' toggle"), { text: 'Dark mode', role: 'checkbox', ordinal: null, relation: null, hint: 'any' });
+  assert.equal(parse('the sidebar toggle button').role, 'button');
+  assert.deepEqual(parse('Switch'), { text: 'Switch', role: null, ordinal: null, relation: null, hint: 'any' });
+});
+
 test('the type hint wraps the description, and the wrapped forms parse', () => {
   assert.equal(wrapDescription('Welcome', 'text'), 'The text "Welcome"');
   assert.equal(wrapDescription('logo', 'image'), 'The image "logo"');
