@@ -127,3 +127,36 @@ test('an input joined to a prefix box under its label is the field, not the pref
   h.outline(319, 40, 70, 34, 150); // its joined 'Go' button
   assert.deepEqual(fieldNear(h, { x: 20, y: 20, width: 60, height: 12 }), { x: 20, y: 40, width: 300, height: 34 });
 });
+
+test('a faint radio ring after the words of the radio before it is its own toggle; so is a switch\'s track', () => {
+  const g = canvas(400, 200);
+  g.fill(0, 0, 400, 200, 245); // a light grey page
+  g.fill(10, 44, 30, 12, 60); // the end of the label 'Small'
+  g.outline(62, 41, 18, 18, 223); // the faint ring of the 'Medium' radio, 22 grey levels off the page
+  g.fill(86, 44, 50, 12, 60); // 'Medium'
+  assert.deepEqual(toggleNear(g, { x: 86, y: 44, width: 50, height: 12 }), { x: 62, y: 41, width: 18, height: 18 });
+  const h = canvas(400, 200);
+  h.fill(40, 43, 30, 16, 120); // a switch's track, twice as wide as tall
+  h.fill(78, 45, 80, 12, 40); // 'Email notifications'
+  assert.deepEqual(toggleNear(h, { x: 78, y: 45, width: 80, height: 12 }), { x: 40, y: 43, width: 30, height: 16 });
+});
+
+test('a field drawn as a line under its label is found, past a value written on it; a box\'s top edge is no such line', () => {
+  const g = canvas(500, 200);
+  g.fill(20, 20, 70, 12, 80); // the label 'Short bio'
+  for (let x = 20; x < 140; x += 9) g.fill(x, 44, 6, 14, 40); // its value, letter by letter
+  g.fill(20, 66, 300, 1, 180); // the line
+  assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 70, height: 12 }), { x: 20, y: 32, width: 300, height: 34 });
+  const h = canvas(500, 300);
+  h.fill(20, 20, 70, 12, 80); // a label over a text area taller than an input
+  h.outline(20, 40, 300, 120, 180);
+  assert.equal(fieldNear(h, { x: 20, y: 20, width: 70, height: 12 }), null);
+});
+
+test('an input far along its label\'s line gives way to one just under the label', () => {
+  const g = canvas(900, 200);
+  g.fill(20, 20, 70, 12, 80); // 'Username', over its own input
+  g.outline(20, 40, 300, 34, 150);
+  g.outline(380, 14, 300, 34, 150); // the next column's input, level with the label
+  assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 70, height: 12 }), { x: 20, y: 40, width: 300, height: 34 });
+});

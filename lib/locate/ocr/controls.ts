@@ -108,28 +108,75 @@ function inputAt(g: GreyImage, edgeX: number, edgeY: number, dx: number, dy: num
  * it; up to `tallest` pixels high (TEXT_AREA_HEIGHT for a text area).
  */
 export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below' | 'auto' = 'auto', tallest = INPUT_HEIGHT): Box | null {
+  const beside = direction !== 'below' ? faceBeside(g, label, tallest) : null;
+  // An input far along the label's line may be the next column's: one just under the label is nearer.
+  if (beside && beside.x - right(label) <= Math.max(NEAR_BESIDE, label.height * 3)) return beside;
+  const under = direction !== 'right' ? faceBelow(g, label, tallest) ?? underlineBelow(g, label, tallest > INPUT_HEIGHT ? TEXT_AREA_UNDERLINE : INPUT_UNDERLINE) : null;
+  return under ?? beside;
+}
+
+/** The gap between a label and an input beside it that is surely its own, in pixels. */
+const NEAR_BESIDE = 40;
+
+function faceBeside(g: GreyImage, label: Box, tallest: number): Box | null {
   const y = Math.round(centerY(label));
-  if (direction !== 'below') {
-    const d = firstEdge(g, Math.round(right(label)) + 2, y, 1, 0, 320);
-    if (d > 0) {
-      // On the label's own line a compact face counts too: a select showing '25' in "Show [25] entries".
-      const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0, tallest, COMPACT_RATIO);
-      const onLine = face && face.x >= right(label) - 2 && Math.abs(centerY(face) - y) < face.height * (inputLike(face, 1.8, tallest) ? 1 : 0.25);
-      if (onLine) return face;
-    }
+  const d = firstEdge(g, Math.round(right(label)) + 2, y, 1, 0, 320);
+  if (d <= 0) return null;
+  // On the label's own line a compact face counts too: a select showing '25' in "Show [25] entries".
+  const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0, tallest, COMPACT_RATIO);
+  return face && face.x >= right(label) - 2 && Math.abs(centerY(face) - y) < face.height * (inputLike(face, 1.8, tallest) ? 1 : 0.25) ? face : null;
+}
+
+function faceBelow(g: GreyImage, label: Box, tallest: number): Box | null {
+  // A short label stands over a pill-shaped input's rounded corner: a third ray starts past it.
+  for (const x of [Math.round(label.x) + 6, Math.round(label.x + label.width / 2), Math.round(label.x) + 30]) {
+    const d = firstEdge(g, x, Math.round(bottom(label)) + 2, 0, 1, 60);
+    if (d <= 0) continue;
+    const edgeY = Math.round(bottom(label)) + 2 + d;
+    const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, 1000, tallest + 40);
+    if (!face || face.y < bottom(label) - 2) continue;
+    const joined = inputAfterAddon(g, face, tallest);
+    if (joined) return joined;
+    if (inputLike(face, 1.8, tallest)) return face;
   }
-  if (direction !== 'right') {
-    // A short label stands over a pill-shaped input's rounded corner: a third ray starts past it.
-    for (const x of [Math.round(label.x) + 6, Math.round(label.x + label.width / 2), Math.round(label.x) + 30]) {
-      const d = firstEdge(g, x, Math.round(bottom(label)) + 2, 0, 1, 60);
-      if (d <= 0) continue;
-      const edgeY = Math.round(bottom(label)) + 2 + d;
-      const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, 1000, tallest + 40);
-      if (!face || face.y < bottom(label) - 2) continue;
-      const joined = inputAfterAddon(g, face, tallest);
-      if (joined) return joined;
-      if (inputLike(face, 1.8, tallest)) return face;
-    }
+  return null;
+}
+
+/** The least length of an underline that makes an input, against the label's width. */
+const UNDERLINE_MIN = 100;
+/** How far below its label an input's underline is looked for; a text area's, further. */
+const INPUT_UNDERLINE = 50;
+const TEXT_AREA_UNDERLINE = 120;
+
+/**
+ * An input drawn as nothing but a line under its label (Material's, and
+ * other flat forms'): an unbroken thin line within `reach` px below the label
+ * (past any value written on it), starting at most a little left of the
+ * label and running well past it, with no sides going down (the top of a
+ * box). The field is the band above the line, at least 24 px high.
+ */
+function underlineBelow(g: GreyImage, label: Box, reach: number): Box | null {
+  const x = Math.round(label.x + Math.min(label.width / 2, 20));
+  const top = Math.round(bottom(label)) + 2;
+  if (!inside(g, x, top)) return null;
+  const background = at(g, x, top);
+  const onLine = (px: number, py: number) => inside(g, px, py) && Math.abs(at(g, px, py) - background) > EDGE;
+  for (let lineY = top; lineY <= top + reach; lineY++) {
+    if (!onLine(x, lineY)) continue;
+    let [x0, x1] = [x, x];
+    while (onLine(x0 - 1, lineY)) x0--;
+    while (onLine(x1 + 1, lineY)) x1++;
+    const length = x1 - x0 + 1;
+    // A row through a value's letters breaks at every gap between them.
+    if (length < Math.max(UNDERLINE_MIN, label.width * 1.5)) continue;
+    if (x0 < label.x - 40 || x0 > label.x + 10) return null;
+    const thin = [x0 + 2, x, x1 - 2].every((px) => !onLine(px, lineY + 3));
+    // A box's side stands within a few pixels of where its rounded top line fades out.
+    const side = (end: number) => Array.from({ length: 13 }, (_, k) => end - 6 + k).some((px) => onLine(px, lineY + 6) && onLine(px, lineY + 10));
+    const sides = side(x0) || side(x1);
+    if (!thin || sides) return null;
+    const height = Math.max(24, lineY - Math.round(bottom(label)));
+    return { x: x0, y: lineY - height, width: length, height };
   }
   return null;
 }
@@ -147,35 +194,62 @@ function inputAfterAddon(g: GreyImage, addon: Box, tallest: number): Box | null 
   return joined && input.width >= addon.width * 1.5 && inputLike(input, 1.8, tallest) ? input : null;
 }
 
+/** A toggle's outline may be this faint against the page: Bootstrap's unchecked box (#dee2e6 on white) is 29, a radio ring on a light grey page 22 at its darkest. */
+const TOGGLE_INK = 12;
+/** The widest toggle looked for: a switch's track is about twice its height. */
+const TOGGLE_WIDEST = 40;
+
 /**
- * The small square or circle just left of a checkbox or radio label: the
- * rows of ink that run unbroken through the label's middle, so that the boxes
- * of the rows above and below (a stack of checkboxes 19 px apart) are not
- * taken for part of it.
+ * The small square, circle or switch just left of a checkbox or radio label:
+ * the rows of ink that run unbroken through the label's middle, so that the
+ * boxes of the rows above and below (a stack of checkboxes 19 px apart) are
+ * not taken for part of it.
  */
 export function toggleNear(g: GreyImage, label: Box): Box | null {
   const cy = Math.round(centerY(label));
   const background = at(g, Math.max(0, label.x - 2), cy);
-  const rows = new Map<number, [number, number]>();
-  for (let y = cy - 14; y <= cy + 14; y++) {
-    for (let x = Math.round(label.x) - 34; x < label.x - 2; x++) {
-      if (!inside(g, x, y) || Math.abs(at(g, x, y) - background) <= 40) continue;
-      const [from, to] = rows.get(y) ?? [x, x];
-      rows.set(y, [Math.min(from, x), Math.max(to, x)]);
+  const [left, top] = [Math.round(label.x) - TOGGLE_WIDEST - 6, cy - 14];
+  const [width, height] = [Math.round(label.x) - 2 - left, 29];
+  const ink = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (inside(g, left + x, top + y) && Math.abs(at(g, left + x, top + y) - background) > TOGGLE_INK) ink[y * width + x] = 1;
     }
   }
-  // The inked row nearest the label's middle, then the unbroken run of inked rows through it.
-  const start = [0, 1, -1, 2, -2, 3, -3].map((d) => cy + d).find((y) => rows.has(y));
+  // Columns of ink, in runs split by gaps, nearest the label first: the end of the words before an inline
+  // radio is not part of it, and a letter the reader left out of the label ('I' of 'I agree') stands before it.
+  const inkedColumn = (x: number) => { for (let y = 0; y < height; y++) if (ink[y * width + x]) return true; return false; };
+  for (let c1 = width - 1; c1 >= 0; c1--) {
+    if (!inkedColumn(c1)) continue;
+    let c0 = c1;
+    for (let gap = 0, x = c1 - 1; x >= 0 && gap <= 2; x--) {
+      if (inkedColumn(x)) { c0 = x; gap = 0; } else gap++;
+    }
+    const toggle = toggleIn(ink, width, height, c0, c1, cy - top);
+    if (toggle) return { ...toggle, x: left + toggle.x, y: top + toggle.y };
+    c1 = c0;
+  }
+  return null;
+}
+
+/** Within columns c0 to c1 of an ink mask, the unbroken run of inked rows through `middle`, if it is toggle-sized. */
+function toggleIn(ink: Uint8Array, width: number, height: number, c0: number, c1: number, middle: number): Box | null {
+  const span = (y: number): [number, number] | null => {
+    let [from, to] = [-1, -1];
+    for (let x = c0; x <= c1; x++) if (ink[y * width + x]) { if (from < 0) from = x; to = x; }
+    return from < 0 ? null : [from, to];
+  };
+  const start = [0, 1, -1, 2, -2, 3, -3].map((d) => middle + d).find((y) => y >= 0 && y < height && span(y));
   if (start === undefined) return null;
   let [y0, y1] = [start, start];
-  while (rows.has(y0 - 1)) y0--;
-  while (rows.has(y1 + 1)) y1++;
-  const spans = [...rows].filter(([y]) => y >= y0 && y <= y1).map(([, span]) => span);
+  while (y0 > 0 && span(y0 - 1)) y0--;
+  while (y1 < height - 1 && span(y1 + 1)) y1++;
+  const spans = Array.from({ length: y1 - y0 + 1 }, (_, i) => span(y0 + i)!);
   const x0 = Math.min(...spans.map(([from]) => from));
   const x1 = Math.max(...spans.map(([, to]) => to));
   const w = x1 - x0 + 1;
   const h = y1 - y0 + 1;
-  return w >= 8 && h >= 8 && w <= 28 && h <= 28 ? { x: x0, y: y0, width: w, height: h } : null;
+  return w >= 8 && h >= 8 && w <= TOGGLE_WIDEST && h <= 28 && w <= h * 2.4 ? { x: x0, y: y0, width: w, height: h } : null;
 }
 
 /**
