@@ -10,10 +10,12 @@ import type { Screen } from '../../lib/types/screen';
  * them, read by the OCR engine on a screen drawn with real fonts: a compact
  * select inline in a sentence ("Show [25] entries"), a label holding a
  * relation word ("Sort by:"), a label holding a role word ("Large input"),
- * and text areas asked for as a "field" and as a "text area".
+ * text areas asked for as a "field" and as a "text area", an input drawn as
+ * a line under its label, a faint radio ring after the radio before it, and
+ * a switch.
  */
-const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="14">
-  <rect width="900" height="420" fill="#ffffff"/>
+const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="480" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="14">
+  <rect width="900" height="480" fill="#ffffff"/>
   <text x="30" y="56" fill="#333333">Show</text>
   <rect x="76" y="34" width="48" height="34" rx="3" fill="#ffffff" stroke="#c4c9d0"/>
   <text x="84" y="56" fill="#333333">25</text><path d="M106 48 l5 6 l5 -6" fill="none" stroke="#666666" stroke-width="1.5"/>
@@ -30,6 +32,12 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" fo
   <rect x="30" y="302" width="380" height="44" rx="4" fill="#ffffff" stroke="#c4c9d0"/>
   <text x="470" y="290" fill="#333333" font-weight="bold">Small input</text>
   <rect x="470" y="302" width="380" height="28" rx="3" fill="#ffffff" stroke="#c4c9d0"/>
+  <text x="30" y="392" fill="#888888" font-size="12">Username</text>
+  <rect x="30" y="430" width="380" height="1" fill="#c8c8c8"/>
+  <circle cx="479" cy="404" r="8" fill="#ffffff" stroke="#dddddd"/><text x="494" y="409" fill="#333333">Small</text>
+  <circle cx="559" cy="404" r="8" fill="#ffffff" stroke="#dddddd"/><text x="574" y="409" fill="#333333">Medium</text>
+  <rect x="680" y="395" width="32" height="18" rx="9" fill="#2563eb"/><circle cx="703" cy="404" r="7" fill="#ffffff"/>
+  <text x="720" y="409" fill="#333333">Dark mode</text>
 </svg>`;
 
 const engine = new OcrEngine();
@@ -49,6 +57,9 @@ test('fields are found by their labels inline, above, and with role or relation 
     ['the Notes field', { x: 470, y: 132, width: 380, height: 96 }],
     ['the Large input field', { x: 30, y: 302, width: 380, height: 44 }],
     ['the Small input box', { x: 470, y: 302, width: 380, height: 28 }],
+    ['the Username field', { x: 30, y: 396, width: 380, height: 36 }],
+    ["the 'Medium' radio button", { x: 550, y: 395, width: 18, height: 18 }],
+    ['the Dark mode switch', { x: 680, y: 395, width: 32, height: 18 }],
   ];
   const misses: string[] = [];
   for (const [description, box] of expected) {
