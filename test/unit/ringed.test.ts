@@ -126,3 +126,14 @@ test("a list group's rows are no one face: the count badge in each row is a ring
   assert.equal(rings.length, 2, JSON.stringify(rings.map((r) => r.ring)));
   rings.forEach((r, i) => assert.ok(Math.abs(r.ring.x + r.ring.width / 2 - 293) <= 2 && Math.abs(r.ring.y + r.ring.height / 2 - (28.5 + i * 38)) <= 2, JSON.stringify(r.ring)));
 });
+
+test("a small button's lone '+' is a glyph in a ring, though under a fifth of the button's height", () => {
+  const width = 120, height = 80;
+  const data = new Uint8Array(width * height).fill(250);
+  const bar = (x0: number, y0: number, w: number, h: number, v: number) => { for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) data[y * width + x] = v; };
+  bar(40, 20, 32, 39, 110); // a green button, 39 px high
+  bar(54, 38, 5, 1, 250); bar(56, 36, 1, 5, 250); // its '+', 5 px high
+  const rings = ringsOn({ width, height, data });
+  assert.equal(rings.length, 1);
+  assert.deepEqual(rings[0].ring, { x: 40, y: 20, width: 33, height: 40 }); // its edges, a pixel past the face
+});

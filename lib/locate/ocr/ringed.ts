@@ -31,7 +31,7 @@ const HOLLOW = 0.45;
 /** An edge inside a ring wider and taller than this share of it is the ring's own inner edge. */
 const CONCENTRIC = 0.7;
 /** A glyph is between these shares of its ring's height. */
-const GLYPH_HEIGHT = [0.2, 0.85];
+const GLYPH_HEIGHT = [0.15, 0.85];
 /** The glyphs are drawn this high, in pixels, for reading. */
 const READ_HEIGHT = 28;
 /** A screen with more than this share of its pixels on edges is a picture, not a UI. */
