@@ -107,11 +107,12 @@ export class OcrEngine implements LocateEngine {
     const found = await this.locateIn(analysis, context, asked, options, !secondLook);
     if (!secondLook) return found;
     // Nothing found, only part of a longer phrase, none where the description says, or copies to count
-    // for an ordinal: a line tesseract missed may hold it. (findAll keeps what the first read found:
-    // a second look at every findAll would double its time.)
+    // for an ordinal or to weigh for a badge (its digits on a small disc the first read missed, where a
+    // page number shows the same): a line tesseract missed may hold it. (findAll keeps what the first
+    // read found: a second look at every findAll would double its time.)
     const misplaced = !!asked.place && !context.crop && !found.some((c) => standsIn(c.box, asked.place!, context.screen));
     const partial = () => asked.text !== null && !findText(analysis.lines, asked.text).some((m) => m.standalone && m.score >= CLEAN_MATCH);
-    if (found.length && !misplaced && asked.ordinal === null && !partial()) return found;
+    if (found.length && !misplaced && asked.ordinal === null && !asked.badge && !partial()) return found;
     if (readLines) await readGaps(analysis, context.screen, this.models, readLines, context.deadline, shortest);
     if (ringsToRead) await this.readRings(analysis, context.deadline);
     return this.locateIn(analysis, context, asked, options, true);
@@ -132,12 +133,17 @@ export class OcrEngine implements LocateEngine {
     const inside = (ring: OcrWord) => before.filter((w) => contains(ring, centerX(w), centerY(w)));
     // A ring keeps what was read in it before when that was read more surely (a button's label tesseract read well).
     // An icon in a circle reads as a stray letter, unsurely: only sure readings count.
-    // A ring that reads what was already read in it adds nothing, and the first read keeps its tight box (a spin
-    // box's '50' stays a value shown inside a field, not a face of its own).
+    // A ring that reads what was already read in it keeps the first read's tight box (a spin box's '50' stays a
+    // value shown inside a field, not a face of its own), but that text is now known to stand alone in its ring
+    // (a tab's '3' badge is no part of the words before it).
     const sameAsBefore = (ring: OcrWord) => inside(ring).map((w) => w.text).join('') === ring.text;
     const better = words.filter((ring) => ring.confidence >= Math.max(RING_SURE, ...inside(ring).map((w) => w.confidence)) && !sameAsBefore(ring));
-    if (!better.length) return;
-    const kept = before.filter((w) => !better.some((ring) => contains(ring, centerX(w), centerY(w))));
+    const confirmed = words.filter((ring) => ring.confidence >= RING_SURE && sameAsBefore(ring));
+    if (!better.length && !confirmed.length) return;
+    // Two reads that agree are as sure as the surer one.
+    const confirming = (w: OcrWord) => confirmed.find((ring) => contains(ring, centerX(w), centerY(w)));
+    const kept = before.filter((w) => !better.some((ring) => contains(ring, centerX(w), centerY(w))))
+      .map((w) => { const ring = confirming(w); return ring ? { ...w, enclosed: true, confidence: Math.max(w.confidence, ring.confidence) } : w; });
     analysis.lines = groupLines([...kept, ...better]);
   }
 

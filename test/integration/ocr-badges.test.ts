@@ -1,0 +1,47 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import sharp from 'sharp';
+import { OcrEngine } from '../../lib/locate/ocr/engine';
+import { parseQuery } from '../../lib/locate/query';
+import type { Screen } from '../../lib/types/screen';
+
+/**
+ * Badges and lone symbols the first read passes over or takes for part of
+ * the words beside them, on a screen drawn with real fonts: a count on a red
+ * disc right after a tab's label, where a pager below shows the same digit in
+ * a box, and a small button showing nothing but '+'.
+ */
+const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="260" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="14">
+  <rect width="700" height="260" fill="#ffffff"/>
+  <text x="30" y="50" fill="#1f2d3d">Overview</text>
+  <text x="130" y="50" fill="#0d6e5f">Activity</text>
+  <text x="220" y="50" fill="#0d6e5f">Messages</text>
+  <circle cx="307" cy="45" r="9.5" fill="#dc3545"/><text x="303" y="50" font-size="11" fill="#ffffff">3</text>
+  <text x="340" y="50" fill="#6c757d">Billing</text>
+  <rect x="30" y="60" width="640" height="1" fill="#dee2e6"/>
+  ${[1, 2, 3].map((n, i) => `<rect x="${400 + i * 34}" y="180" width="34" height="34" fill="#ffffff" stroke="#dee2e6"/><text x="${413 + i * 34}" y="202" fill="#0d6efd">${n}</text>`).join('')}
+  <rect x="30" y="110" width="120" height="38" rx="4" fill="#0d6efd"/><text x="42" y="134" fill="#ffffff">Save changes</text>
+  <rect x="160" y="110" width="32" height="38" rx="4" fill="#71dd37"/><text x="172" y="133" font-size="11" fill="#ffffff">+</text>
+</svg>`;
+
+const engine = new OcrEngine();
+after(() => engine.stop());
+
+const inside = (box: { x: number; y: number; width: number; height: number }, x: number, y: number) =>
+  x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height;
+
+test("a tab's count badge beats the pager's same digit, and a small button's lone '+' is found", { timeout: 120_000 }, async () => {
+  const { data, info } = await sharp(Buffer.from(SVG)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const screen: Screen = { width: info.width, height: info.height, data, format: 'rgba' };
+  const expected: [string, { x: number; y: number; width: number; height: number }][] = [
+    ["the '3' badge", { x: 297, y: 35, width: 20, height: 20 }],
+    ["the '+' button", { x: 160, y: 110, width: 32, height: 38 }],
+  ];
+  const misses: string[] = [];
+  for (const [description, box] of expected) {
+    const found = (await engine.locate({ screen, sandbox: null, deadline: Date.now() + 20_000, ai: {} }, parseQuery(description)))[0];
+    const [x, y] = found ? [found.box.x + found.box.width / 2, found.box.y + found.box.height / 2] : [-1, -1];
+    if (!inside(box, x, y)) misses.push(`${description}: ${found ? `clicked ${Math.round(x)},${Math.round(y)} (${found.reason})` : 'nothing found'}, want inside ${JSON.stringify(box)}`);
+  }
+  assert.deepEqual(misses, []);
+});
