@@ -288,13 +288,17 @@ export class OcrEngine implements LocateEngine {
       case 'field':
       case 'dropdown': {
         if (inputLike(face, 1.25)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
-        // A text area, and a select showing several rows (a list box), may be taller than an input;
-        // one asked for as a field ("the Message field") is, where no input stands by its label.
-        const field = (query.textArea ? null : fieldNear(grey, match.box, 'auto')) ?? fieldNear(grey, match.box, 'auto', TEXT_AREA_HEIGHT);
+        // A text area, and a select showing several rows (a list box), may be taller than an input.
+        // (An input's height first: a wider window lets a dark select's flood leak into the card round it.)
+        const tall = query.textArea || query.role === 'dropdown';
+        const field = fieldNear(grey, match.box, 'auto') ?? (tall ? fieldNear(grey, match.box, 'auto', TEXT_AREA_HEIGHT) : null);
         if (field) return this.candidate(field, match, `the input labelled '${match.text}'`, 1);
         // An underlined field (Material's, a text area drawn with only a bottom line) shows its value just under its label.
         const value = query.shown ? null : valueBelow(analysis, match);
         if (value) return this.candidate(pad(value.box, 4, grey), match, `the value '${value.text}' shown under the label '${match.text}' (no input border seen)`, 0.8);
+        // A text area asked for as a field ("the Message field"), where no input stands by its label and none shows a value.
+        const area = tall ? null : fieldNear(grey, match.box, 'auto', TEXT_AREA_HEIGHT);
+        if (area) return this.candidate(area, match, `the text area labelled '${match.text}'`, 1);
         // A borderless input (a search bar in a navbar) shows nothing but its placeholder: clicking that text focuses it.
         return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no input border seen around or beside it)`, 0.75);
       }
