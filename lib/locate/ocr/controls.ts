@@ -105,7 +105,8 @@ function inputAt(g: GreyImage, edgeX: number, edgeY: number, dx: number, dy: num
 
 /**
  * The input a label belongs to: to its right on the same line, or just below
- * it; up to `tallest` pixels high (TEXT_AREA_HEIGHT for a text area).
+ * it (a bordered face, or a line drawn under the label); up to `tallest`
+ * pixels high (TEXT_AREA_HEIGHT for a text area).
  */
 export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below' | 'auto' = 'auto', tallest = INPUT_HEIGHT): Box | null {
   const beside = direction !== 'below' ? faceBeside(g, label, tallest) : null;
@@ -194,7 +195,11 @@ function inputAfterAddon(g: GreyImage, addon: Box, tallest: number): Box | null 
   return joined && input.width >= addon.width * 1.5 && inputLike(input, 1.8, tallest) ? input : null;
 }
 
-/** A toggle's outline may be this faint against the page: Bootstrap's unchecked box (#dee2e6 on white) is 29, a radio ring on a light grey page 22 at its darkest. */
+/**
+ * A toggle's outline may be this faint against the page: Bootstrap's
+ * unchecked box (#dee2e6 on white) is 29, a radio ring on a light grey page 22
+ * at its darkest.
+ */
 const TOGGLE_INK = 12;
 /** The widest toggle looked for: a switch's track is about twice its height. */
 const TOGGLE_WIDEST = 40;
