@@ -160,3 +160,13 @@ test('an input far along its label\'s line gives way to one just under the label
   g.outline(380, 14, 300, 34, 150); // the next column's input, level with the label
   assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 70, height: 12 }), { x: 20, y: 40, width: 300, height: 34 });
 });
+
+test('a value shown in a control is no label: the next column\'s input far along its line, or a line under it, is not its field', () => {
+  const g = canvas(900, 200);
+  g.fill(20, 20, 120, 12, 60); // 'Engineer at Acme', written on an underlined input
+  g.fill(16, 40, 300, 1, 180); // the input's line
+  g.outline(380, 10, 300, 34, 150); // the next column's input, level with it
+  assert.equal(fieldNear(g, { x: 20, y: 20, width: 120, height: 12 }, 'auto', undefined, true), null);
+  // As a label, the line under it is its field.
+  assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 120, height: 12 }), { x: 16, y: 16, width: 300, height: 24 });
+});

@@ -106,25 +106,30 @@ function inputAt(g: GreyImage, edgeX: number, edgeY: number, dx: number, dy: num
 /**
  * The input a label belongs to: to its right on the same line, or just below
  * it (a bordered face, or a line drawn under the label); up to `tallest`
- * pixels high (TEXT_AREA_HEIGHT for a text area).
+ * pixels high (TEXT_AREA_HEIGHT for a text area). For a text that is no label
+ * (`notLabel`: a value shown in a control, a value under a label) only a
+ * bordered face of an input's proportions counts, and not one far along its
+ * line (the next column's): what reads a label's layout (a compact select on
+ * its line, an underline) does not apply.
  */
-export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below' | 'auto' = 'auto', tallest = INPUT_HEIGHT): Box | null {
-  const beside = direction !== 'below' ? faceBeside(g, label, tallest) : null;
+export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below' | 'auto' = 'auto', tallest = INPUT_HEIGHT, notLabel = false): Box | null {
+  const beside = direction !== 'below' ? faceBeside(g, label, tallest, notLabel ? 1.8 : COMPACT_RATIO) : null;
   // An input far along the label's line may be the next column's: one just under the label is nearer.
   if (beside && beside.x - right(label) <= Math.max(NEAR_BESIDE, label.height * 3)) return beside;
-  const under = direction !== 'right' ? faceBelow(g, label, tallest) ?? underlineBelow(g, label, tallest > INPUT_HEIGHT ? TEXT_AREA_UNDERLINE : INPUT_UNDERLINE) : null;
-  return under ?? beside;
+  const underline = () => (notLabel ? null : underlineBelow(g, label, tallest > INPUT_HEIGHT ? TEXT_AREA_UNDERLINE : INPUT_UNDERLINE));
+  const under = direction !== 'right' ? faceBelow(g, label, tallest) ?? underline() : null;
+  return under ?? (notLabel ? null : beside);
 }
 
 /** The gap between a label and an input beside it that is surely its own, in pixels. */
 const NEAR_BESIDE = 40;
 
-function faceBeside(g: GreyImage, label: Box, tallest: number): Box | null {
+function faceBeside(g: GreyImage, label: Box, tallest: number, minRatio: number): Box | null {
   const y = Math.round(centerY(label));
   const d = firstEdge(g, Math.round(right(label)) + 2, y, 1, 0, 320);
   if (d <= 0) return null;
   // On the label's own line a compact face counts too: a select showing '25' in "Show [25] entries".
-  const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0, tallest, COMPACT_RATIO);
+  const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0, tallest, minRatio);
   return face && face.x >= right(label) - 2 && Math.abs(centerY(face) - y) < face.height * (inputLike(face, 1.8, tallest) ? 1 : 0.25) ? face : null;
 }
 

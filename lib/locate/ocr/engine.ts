@@ -291,13 +291,14 @@ export class OcrEngine implements LocateEngine {
         // A text area, and a select showing several rows (a list box), may be taller than an input.
         // (An input's height first: a wider window lets a dark select's flood leak into the card round it.)
         const tall = query.textArea || query.role === 'dropdown';
-        const field = fieldNear(grey, match.box, 'auto') ?? (tall ? fieldNear(grey, match.box, 'auto', TEXT_AREA_HEIGHT) : null);
+        const near = (tallest?: number) => fieldNear(grey, match.box, 'auto', tallest, query.shown);
+        const field = near() ?? (tall ? near(TEXT_AREA_HEIGHT) : null);
         if (field) return this.candidate(field, match, `the input labelled '${match.text}'`, 1);
         // An underlined field (Material's, a text area drawn with only a bottom line) shows its value just under its label.
         const value = query.shown ? null : valueBelow(analysis, match);
         if (value) return this.candidate(pad(value.box, 4, grey), match, `the value '${value.text}' shown under the label '${match.text}' (no input border seen)`, 0.8);
         // A text area asked for as a field ("the Message field"), where no input stands by its label and none shows a value.
-        const area = tall ? null : fieldNear(grey, match.box, 'auto', TEXT_AREA_HEIGHT);
+        const area = tall ? null : near(TEXT_AREA_HEIGHT);
         if (area) return this.candidate(area, match, `the text area labelled '${match.text}'`, 1);
         // A borderless input (a search bar in a navbar) shows nothing but its placeholder: clicking that text focuses it.
         return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no input border seen around or beside it)`, 0.75);
@@ -383,7 +384,7 @@ function valueBelow(analysis: Analysis, match: TextMatch): TextMatch | null {
     Math.abs(p.box.x - label.x) <= near(p, 2.5) && /[\p{L}\p{N}]{2}/u.test(p.text));
   const value = under.sort((a, b) => a.box.y - b.box.y)[0];
   // A text with an input under it is the next field's label, not this one's value.
-  return value && openBetween(analysis.grey, label, value.box) && !fieldNear(analysis.grey, value.box, 'below') ? value : null;
+  return value && openBetween(analysis.grey, label, value.box) && !fieldNear(analysis.grey, value.box, 'below', undefined, true) ? value : null;
 }
 
 /** Below a column's header and about as far across: cells align left, right or centred under it. */
