@@ -1,9 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import sharp from 'sharp';
 import { OcrEngine } from '../../lib/locate/ocr/engine';
-import { parseQuery } from '../../lib/locate/query';
-import type { Screen } from '../../lib/types/screen';
+import { locateMisses, svgScreen } from '../helpers/screens';
 
 /**
  * Badges and lone symbols the first read passes over or takes for part of
@@ -27,21 +25,10 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="260" fo
 const engine = new OcrEngine();
 after(() => engine.stop());
 
-const inside = (box: { x: number; y: number; width: number; height: number }, x: number, y: number) =>
-  x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height;
-
 test("a tab's count badge beats the pager's same digit, and a small button's lone '+' is found", { timeout: 120_000 }, async () => {
-  const { data, info } = await sharp(Buffer.from(SVG)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const screen: Screen = { width: info.width, height: info.height, data, format: 'rgba' };
   const expected: [string, { x: number; y: number; width: number; height: number }][] = [
     ["the '3' badge", { x: 297, y: 35, width: 20, height: 20 }],
     ["the '+' button", { x: 160, y: 110, width: 32, height: 38 }],
   ];
-  const misses: string[] = [];
-  for (const [description, box] of expected) {
-    const found = (await engine.locate({ screen, sandbox: null, deadline: Date.now() + 20_000, ai: {} }, parseQuery(description)))[0];
-    const [x, y] = found ? [found.box.x + found.box.width / 2, found.box.y + found.box.height / 2] : [-1, -1];
-    if (!inside(box, x, y)) misses.push(`${description}: ${found ? `clicked ${Math.round(x)},${Math.round(y)} (${found.reason})` : 'nothing found'}, want inside ${JSON.stringify(box)}`);
-  }
-  assert.deepEqual(misses, []);
+  assert.deepEqual(await locateMisses(engine, await svgScreen(SVG), expected), []);
 });

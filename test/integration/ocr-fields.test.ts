@@ -1,9 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import sharp from 'sharp';
 import { OcrEngine } from '../../lib/locate/ocr/engine';
-import { parseQuery } from '../../lib/locate/query';
-import type { Screen } from '../../lib/types/screen';
+import { locateMisses, svgScreen } from '../helpers/screens';
 
 /**
  * Fields by their labels, as forms lay them out and as QA engineers name
@@ -43,12 +41,7 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="480" fo
 const engine = new OcrEngine();
 after(() => engine.stop());
 
-const inside = (box: { x: number; y: number; width: number; height: number }, x: number, y: number) =>
-  x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height;
-
 test('fields are found by their labels inline, above, and with role or relation words in the label', { timeout: 120_000 }, async () => {
-  const { data, info } = await sharp(Buffer.from(SVG)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const screen: Screen = { width: info.width, height: info.height, data, format: 'rgba' };
   const expected: [string, { x: number; y: number; width: number; height: number }][] = [
     ["the 'Show' dropdown", { x: 76, y: 34, width: 48, height: 34 }],
     ['the Sort by dropdown', { x: 396, y: 36, width: 150, height: 30 }],
@@ -61,11 +54,5 @@ test('fields are found by their labels inline, above, and with role or relation 
     ["the 'Medium' radio button", { x: 550, y: 395, width: 18, height: 18 }],
     ['the Dark mode switch', { x: 680, y: 395, width: 32, height: 18 }],
   ];
-  const misses: string[] = [];
-  for (const [description, box] of expected) {
-    const found = (await engine.locate({ screen, sandbox: null, deadline: Date.now() + 20_000, ai: {} }, parseQuery(description)))[0];
-    const [x, y] = found ? [found.box.x + found.box.width / 2, found.box.y + found.box.height / 2] : [-1, -1];
-    if (!inside(box, x, y)) misses.push(`${description}: ${found ? `clicked ${Math.round(x)},${Math.round(y)} (${found.reason})` : 'nothing found'}, want inside ${JSON.stringify(box)}`);
-  }
-  assert.deepEqual(misses, []);
+  assert.deepEqual(await locateMisses(engine, await svgScreen(SVG), expected), []);
 });
