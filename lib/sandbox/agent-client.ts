@@ -39,9 +39,21 @@ export class AgentClient {
     return `${this.endpoint.host}:${this.endpoint.port}`;
   }
 
-  private send(method: string, path: string, body: unknown, timeoutMs: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
+  private async send(method: string, path: string, body: unknown, timeoutMs: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
+    try {
+      return await this.sendOnce(method, path, body, timeoutMs);
+    } catch (error) {
+      // A kept-alive connection the agent closed while idle fails before the agent reads the request:
+      // sent again on a new connection, the call is made once, as meant.
+      if (!(error as { staleConnection?: boolean }).staleConnection) throw error;
+      return this.sendOnce(method, path, body, timeoutMs);
+    }
+  }
+
+  private sendOnce(method: string, path: string, body: unknown, timeoutMs: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     return new Promise((resolve, reject) => {
+      let gotResponse = false;
       const req = http.request({
         host: this.endpoint.host,
         port: this.endpoint.port,
@@ -53,13 +65,17 @@ export class AgentClient {
           ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
         },
       }, (res) => {
+        gotResponse = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, data: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }));
         res.on('error', reject);
       });
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`the agent at ${this.address} did not answer ${method} ${path} within ${timeoutMs} ms`)));
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        const stale = req.reusedSocket && error.code === 'ECONNRESET' && !gotResponse;
+        reject(stale ? Object.assign(error, { staleConnection: true }) : error);
+      });
       req.end(payload);
     });
   }

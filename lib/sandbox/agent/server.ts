@@ -209,9 +209,17 @@ function readBody(req: http.IncomingMessage): Promise<Body> {
   });
 }
 
+/**
+ * How long the agent keeps an idle client connection open. Node's default, 5 s,
+ * is as long as a test step often waits between two calls ("wait for the
+ * toast to disappear"): the client then reuses a connection the agent is
+ * closing in the same instant, and the call fails with "socket hang up".
+ */
+const IDLE_CONNECTION_MS = 65_000;
+
 export function createAgentServer(ctx: AgentContext): http.Server {
   const table = routes(ctx);
-  return http.createServer(async (req, res) => {
+  const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://agent');
     const send = (status: number, value: unknown) => {
       const json = JSON.stringify(value);
@@ -231,4 +239,7 @@ export function createAgentServer(ctx: AgentContext): http.Server {
       if (!res.headersSent) send(status, { error: (error as Error).message });
     }
   });
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
+  return server;
 }
