@@ -44,5 +44,6 @@ step('I fill in:', async function (_args, options, table) {
 step('I select {quoted} from (the ){element}', async function ([option, description], options) {
   await (await this.mustFind(description, options)).click();
   const { text } = this.value(option);
-  await (await this.mustFind(`The text "${text}"`, { ...options, timeout: options.timeout ?? 5000 })).click();
+  // The option is looked for as long as any find (a loaded machine reads the open list slowly), not a shorter while.
+  await (await this.mustFind(`The text "${text}"`, options)).click();
 }, { finds: true });
