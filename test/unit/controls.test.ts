@@ -161,6 +161,14 @@ test('an input far along its label\'s line gives way to one just under the label
   assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 70, height: 12 }), { x: 20, y: 40, width: 300, height: 34 });
 });
 
+test('an input on the label\'s own row, far along a wide label column, beats the next row\'s input under the label', () => {
+  const g = canvas(900, 200);
+  g.fill(20, 26, 50, 12, 80); // 'Phone', top-aligned with its input in the next grid column
+  g.outline(300, 20, 300, 40, 150);
+  g.outline(20, 80, 250, 40, 150); // the next row's input, under the label but a row further down
+  assert.deepEqual(fieldNear(g, { x: 20, y: 26, width: 50, height: 12 }), { x: 300, y: 20, width: 300, height: 40 });
+});
+
 test('a value shown in a control is no label: the next column\'s input far along its line, or a line under it, is not its field', () => {
   const g = canvas(900, 200);
   g.fill(20, 20, 120, 12, 60); // 'Engineer at Acme', written on an underlined input

@@ -118,11 +118,15 @@ export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below'
   if (beside && beside.x - right(label) <= Math.max(NEAR_BESIDE, label.height * 3)) return beside;
   const underline = () => (notLabel ? null : underlineBelow(g, label, tallest > INPUT_HEIGHT ? TEXT_AREA_UNDERLINE : INPUT_UNDERLINE));
   const under = direction !== 'right' ? faceBelow(g, label, tallest) ?? underline() : null;
-  return under ?? (notLabel ? null : beside);
+  if (notLabel || !beside) return under;
+  // But an input on the label's own row beats one a row further down (a wide label column: "Phone ....... [input]").
+  return under && under.y - bottom(label) <= Math.max(JUST_UNDER, label.height * 1.5) ? under : beside;
 }
 
 /** The gap between a label and an input beside it that is surely its own, in pixels. */
 const NEAR_BESIDE = 40;
+/** The gap between a label and an input just under it, as forms set a label over its input, in pixels. */
+const JUST_UNDER = 20;
 
 function faceBeside(g: GreyImage, label: Box, tallest: number, minRatio: number): Box | null {
   const y = Math.round(centerY(label));
