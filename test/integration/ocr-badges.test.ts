@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OcrEngine } from '../../lib/locate/ocr/engine';
+import { parseQuery } from '../../lib/locate/query';
 import { locateMisses, svgScreen } from '../helpers/screens';
 
 /**
@@ -31,4 +32,23 @@ test("a tab's count badge beats the pager's same digit, and a small button's lon
     ["the '+' button", { x: 160, y: 110, width: 32, height: 38 }],
   ];
   assert.deepEqual(await locateMisses(engine, await svgScreen(SVG), expected), []);
+});
+
+/** Buttons holding a count: a snug button labelled 'Alerts 3' is no badge face for its '3'; the white pill inside the button below is. */
+const COUNTS_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="500" height="200" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="14" font-weight="bold">
+  <rect width="500" height="200" fill="#ffffff"/>
+  <rect x="30" y="30" width="104" height="38" rx="4" fill="#198754"/><text x="44" y="54" fill="#ffffff">Alerts 3</text>
+  <rect x="30" y="110" width="110" height="38" rx="4" fill="#6c757d"/><text x="44" y="134" fill="#ffffff">Alerts 1</text>
+  <rect x="110" y="119" width="20" height="20" rx="6" fill="#ffffff"/><text x="116" y="133" font-size="11" fill="#212529">3</text>
+</svg>`;
+
+test("the last word of a button labelled with a count is no badge; a count in a pill inside a button is", { timeout: 120_000 }, async () => {
+  const screen = await svgScreen(COUNTS_SVG);
+  const found = await engine.locate({ screen, sandbox: null, deadline: Date.now() + 20_000, ai: {} }, parseQuery("the '3' badge"), { all: true });
+  const onButton = found.find((c) => c.box.y < 70);
+  const inPill = found.find((c) => c.box.y > 110);
+  assert.ok(onButton && inPill, `both copies of '3' are read: ${found.map((c) => c.reason).join('; ')}`);
+  assert.match(onButton.reason, /no badge face/);
+  assert.match(inPill.reason, /the badge '3'/);
+  assert.ok(inPill.confidence > onButton.confidence);
 });

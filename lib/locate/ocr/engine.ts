@@ -329,7 +329,9 @@ export class OcrEngine implements LocateEngine {
         if (query.badge) {
           // A badge is a text on a small face of its own: the same words in a sentence or a caption fit less.
           const ringed = analysis.lines.some((line) => line.words.some((w) => w.enclosed && contains(w, centerX(match.box), centerY(match.box))));
-          const onFace = ringed || (!!face && badgeLike(face, match.box)) || ownFace(grey, match.box);
+          // Inside a face that holds words beside it (a button labelled 'Alerts 3'), the text is part of a label, however snug the face.
+          const inLabel = !!found && holdsWordsBeside(analysis, found, match.box);
+          const onFace = ringed || (!inLabel && ((!!face && badgeLike(face, match.box)) || ownFace(grey, match.box)));
           return onFace
             ? this.candidate(pad(match.box, 2, grey), match, `the badge '${match.text}'`, 1)
             : this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no badge face round it)`, NO_BADGE_FACE);
@@ -442,6 +444,11 @@ function offCentre(face: Box, label: Box): boolean {
  * short pieces may be OCR's fragments of the label itself ('inv' 'e' for
  * 'invoice'); two more words make a bar of controls (a tab strip, a menu bar).
  */
+/** Whether a face holds a word beside this text: the count on a button labelled 'Alerts 3' is no badge, however snug the button. */
+function holdsWordsBeside(analysis: Analysis, face: Box, own: Box): boolean {
+  return analysis.lines.some(({ words }) => words.some((w) => contains(face, centerX(w), centerY(w)) && !contains(own, centerX(w), centerY(w)) && w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 2));
+}
+
 function holdsOtherWords(analysis: Analysis, outer: Box, own: Box): boolean {
   const within = (w: Box) => contains(outer, centerX(w), centerY(w));
   let beside = 0;
