@@ -153,6 +153,22 @@ test('a field drawn as a line under its label is found, past a value written on 
   assert.equal(fieldNear(h, { x: 20, y: 20, width: 70, height: 12 }), null);
 });
 
+test('a dark theme\'s input, bordered only ten grey levels off its card, is found under its label and beside it', () => {
+  const g = canvas(900, 200);
+  g.fill(0, 0, 900, 200, 40); // a dark card
+  g.fill(20, 20, 70, 12, 200); // a light label
+  g.outline(20, 40, 300, 34, 50); // its input, a faint border
+  assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 70, height: 12 }), { x: 20, y: 40, width: 300, height: 34 });
+  g.fill(400, 130, 60, 12, 200); // a label left of its input
+  g.outline(480, 119, 300, 34, 50);
+  assert.deepEqual(fieldNear(g, { x: 400, y: 130, width: 60, height: 12 }), { x: 480, y: 119, width: 300, height: 34 });
+  // On a light page an edge that faint is a card's round a whole form, not an input.
+  const light = canvas(900, 200);
+  light.fill(20, 20, 70, 12, 80); // a heading over a card
+  light.outline(20, 40, 300, 34, 242);
+  assert.equal(fieldNear(light, { x: 20, y: 20, width: 70, height: 12 }), null);
+});
+
 test('an input far along its label\'s line gives way to one just under the label', () => {
   const g = canvas(900, 200);
   g.fill(20, 20, 70, 12, 80); // 'Username', over its own input

@@ -80,15 +80,24 @@ const INPUT_HEIGHT = 80;
 /** The tallest a text area is looked for, in pixels: a few lines more than an input. */
 export const TEXT_AREA_HEIGHT = 240;
 
-/** The first edge (a change of more than EDGE grey levels) along a ray, as a distance, or -1. */
-function firstEdge(g: GreyImage, x: number, y: number, dx: number, dy: number, limit: number): number {
+/**
+ * A fainter edge, looked for on a dark page when no input starts at a plain
+ * one: a dark theme's input border may stand only ten grey levels off its
+ * card. (On a light page an edge that faint is a card's, round a whole form.)
+ */
+const FAINT_EDGE = 7;
+const DARK_PAGE = 100;
+
+/** The first edge (a change of more than `edge` grey levels) along a ray, as a distance, or -1. */
+function firstEdge(g: GreyImage, x: number, y: number, dx: number, dy: number, limit: number, edge = EDGE): number {
   if (!inside(g, x, y)) return -1;
   const start = at(g, x, y);
+  if (edge < EDGE && start > DARK_PAGE) return -1;
   for (let d = 1; d <= limit; d++) {
     const px = x + dx * d;
     const py = y + dy * d;
     if (!inside(g, px, py)) return -1;
-    if (Math.abs(at(g, px, py) - start) > EDGE) return d;
+    if (Math.abs(at(g, px, py) - start) > edge) return d;
   }
   return -1;
 }
@@ -129,8 +138,16 @@ const NEAR_BESIDE = 40;
 const JUST_UNDER = 20;
 
 function faceBeside(g: GreyImage, label: Box, tallest: number, minRatio: number): Box | null {
+  for (const edge of [EDGE, FAINT_EDGE]) {
+    const face = faceBesideAt(g, label, tallest, minRatio, edge);
+    if (face) return face;
+  }
+  return null;
+}
+
+function faceBesideAt(g: GreyImage, label: Box, tallest: number, minRatio: number, edge: number): Box | null {
   const y = Math.round(centerY(label));
-  const d = firstEdge(g, Math.round(right(label)) + 2, y, 1, 0, 320);
+  const d = firstEdge(g, Math.round(right(label)) + 2, y, 1, 0, 320, edge);
   if (d <= 0) return null;
   // On the label's own line a compact face counts too: a select showing '25' in "Show [25] entries".
   const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0, tallest, minRatio);
@@ -138,9 +155,17 @@ function faceBeside(g: GreyImage, label: Box, tallest: number, minRatio: number)
 }
 
 function faceBelow(g: GreyImage, label: Box, tallest: number): Box | null {
+  for (const edge of [EDGE, FAINT_EDGE]) {
+    const face = faceBelowAt(g, label, tallest, edge);
+    if (face) return face;
+  }
+  return null;
+}
+
+function faceBelowAt(g: GreyImage, label: Box, tallest: number, edge: number): Box | null {
   // A short label stands over a pill-shaped input's rounded corner: a third ray starts past it.
   for (const x of [Math.round(label.x) + 6, Math.round(label.x + label.width / 2), Math.round(label.x) + 30]) {
-    const d = firstEdge(g, x, Math.round(bottom(label)) + 2, 0, 1, 60);
+    const d = firstEdge(g, x, Math.round(bottom(label)) + 2, 0, 1, 60, edge);
     if (d <= 0) continue;
     const edgeY = Math.round(bottom(label)) + 2 + d;
     const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, 1000, tallest + 40);
