@@ -137,12 +137,11 @@ const NEAR_BESIDE = 40;
 /** The gap between a label and an input just under it, as forms set a label over its input, in pixels. */
 const JUST_UNDER = 20;
 
+/** A face found from the plain edges first, then from the faint ones. */
+const plainThenFaint = (find: (edge: number) => Box | null): Box | null => find(EDGE) ?? find(FAINT_EDGE);
+
 function faceBeside(g: GreyImage, label: Box, tallest: number, minRatio: number): Box | null {
-  for (const edge of [EDGE, FAINT_EDGE]) {
-    const face = faceBesideAt(g, label, tallest, minRatio, edge);
-    if (face) return face;
-  }
-  return null;
+  return plainThenFaint((edge) => faceBesideAt(g, label, tallest, minRatio, edge));
 }
 
 function faceBesideAt(g: GreyImage, label: Box, tallest: number, minRatio: number, edge: number): Box | null {
@@ -155,11 +154,7 @@ function faceBesideAt(g: GreyImage, label: Box, tallest: number, minRatio: numbe
 }
 
 function faceBelow(g: GreyImage, label: Box, tallest: number): Box | null {
-  for (const edge of [EDGE, FAINT_EDGE]) {
-    const face = faceBelowAt(g, label, tallest, edge);
-    if (face) return face;
-  }
-  return null;
+  return plainThenFaint((edge) => faceBelowAt(g, label, tallest, edge));
 }
 
 function faceBelowAt(g: GreyImage, label: Box, tallest: number, edge: number): Box | null {
