@@ -142,10 +142,59 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
   }
   // Code runs its tokens together ('scope="col">Heading</th>'): a one-word text found nowhere whole is looked for among them.
   if (oneWord && !matches.length) matches.push(...tokensWithin(lines, wanted, needed));
+  // A label too long for its button or cell wraps: a text found on no one line is looked for across two.
+  if (!oneWord && !matches.length) matches.push(...wrapped(lines, wanted, wantedWords, needed));
   matches.sort((a, b) => b.score - a.score);
   const kept: TextMatch[] = [];
   for (const m of matches) if (!kept.some((k) => overlaps(k.box, m.box))) kept.push(m);
   return kept;
+}
+
+/**
+ * A text wrapped over two lines ('Create an' over 'Account!', in a narrow
+ * button): a whole phrase on one line and a whole phrase on the line just
+ * under it, about a line's spacing below and overlapping it across, not off
+ * in another column. Each part stands apart from any words beside it, not in
+ * the middle of a sentence, so a near phrase does not turn up by joining the
+ * ends of two lines of a paragraph.
+ */
+/** How far under a line, in its heights, the next line of the same wrapped text starts: a line's spacing as text is set (word boxes hug the letters). */
+const WRAP_GAP = 1.5;
+
+function wrapped(lines: Line[], wanted: string, wantedWords: number, needed: number): TextMatch[] {
+  const found: TextMatch[] = [];
+  for (const { words: upper } of lines) {
+    for (const head of wholeRuns(upper, 1, wantedWords - 1)) {
+      const headBox = boxOf(head);
+      for (const { words: lower } of lines) {
+        for (const tail of wholeRuns(lower, wantedWords - head.length, wantedWords - head.length)) {
+          const tailBox = boxOf(tail);
+          const below = tailBox.y - (headBox.y + headBox.height);
+          if (below < -2 || below > headBox.height * WRAP_GAP || tailBox.x > right(headBox) || right(tailBox) < headBox.x) continue;
+          const all = [...head, ...tail];
+          const text = all.map((w) => w.text).join(' ');
+          const similar = similarity(text, wanted);
+          if (similar < needed) continue;
+          found.push({ box: boxOf(all), text, score: similar, standalone: true, setApart: true, ocrConfidence: all.reduce((sum, w) => sum + w.confidence, 0) / all.length });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** The runs of `least` to `most` words on a line that are whole phrases: joined inside, set apart from the words either side. */
+function wholeRuns(words: OcrWord[], least: number, most: number): OcrWord[][] {
+  const runs: OcrWord[][] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (joined(words[i - 1], words[i])) continue;
+    for (let n = 1; n <= most && i + n <= words.length; n++) {
+      const run = words.slice(i, i + n);
+      if (run[n - 1].enclosed || (n > 1 && !joined(run[n - 2], run[n - 1]))) break;
+      if (n >= least && !joined(run[n - 1], words[i + n])) runs.push(run);
+    }
+  }
+  return runs;
 }
 
 /**
