@@ -150,6 +150,9 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
   return kept;
 }
 
+/** How far under a line, in its heights, the next line of the same wrapped text starts: a line's spacing as text is set (word boxes hug the letters). */
+const WRAP_GAP = 1.5;
+
 /**
  * A text wrapped over two lines ('Create an' over 'Account!', in a narrow
  * button): a whole phrase on one line and a whole phrase on the line just
@@ -158,26 +161,20 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
  * the middle of a sentence, so a near phrase does not turn up by joining the
  * ends of two lines of a paragraph.
  */
-/** How far under a line, in its heights, the next line of the same wrapped text starts: a line's spacing as text is set (word boxes hug the letters). */
-const WRAP_GAP = 1.5;
-
 function wrapped(lines: Line[], wanted: string, wantedWords: number, needed: number): TextMatch[] {
+  // Every whole phrase short of the wanted text, boxed once: each pair is then a cheap comparison.
+  const parts = lines.flatMap(({ words }) => wholeRuns(words, 1, wantedWords - 1)).map((run) => ({ run, box: boxOf(run) }));
   const found: TextMatch[] = [];
-  for (const { words: upper } of lines) {
-    for (const head of wholeRuns(upper, 1, wantedWords - 1)) {
-      const headBox = boxOf(head);
-      for (const { words: lower } of lines) {
-        for (const tail of wholeRuns(lower, wantedWords - head.length, wantedWords - head.length)) {
-          const tailBox = boxOf(tail);
-          const below = tailBox.y - (headBox.y + headBox.height);
-          if (below < -2 || below > headBox.height * WRAP_GAP || tailBox.x > right(headBox) || right(tailBox) < headBox.x) continue;
-          const all = [...head, ...tail];
-          const text = all.map((w) => w.text).join(' ');
-          const similar = similarity(text, wanted);
-          if (similar < needed) continue;
-          found.push({ box: boxOf(all), text, score: similar, standalone: true, setApart: true, ocrConfidence: all.reduce((sum, w) => sum + w.confidence, 0) / all.length });
-        }
-      }
+  for (const head of parts) {
+    for (const tail of parts) {
+      if (head.run.length + tail.run.length !== wantedWords) continue;
+      const below = tail.box.y - (head.box.y + head.box.height);
+      if (below < -2 || below > head.box.height * WRAP_GAP || tail.box.x > right(head.box) || right(tail.box) < head.box.x) continue;
+      const all = [...head.run, ...tail.run];
+      const text = all.map((w) => w.text).join(' ');
+      const similar = similarity(text, wanted);
+      if (similar < needed) continue;
+      found.push({ box: boxOf(all), text, score: similar, standalone: true, setApart: true, ocrConfidence: all.reduce((sum, w) => sum + w.confidence, 0) / all.length });
     }
   }
   return found;

@@ -437,6 +437,11 @@ function offCentre(face: Box, label: Box): boolean {
   return Math.abs(label.x - face.x - (right(face) - right(label))) > label.width;
 }
 
+/** Whether a face holds a word beside this text: the count on a button labelled 'Alerts 3' is no badge, however snug the button. */
+function holdsWordsBeside(analysis: Analysis, face: Box, own: Box): boolean {
+  return analysis.lines.some(({ words }) => words.some((w) => contains(face, centerX(w), centerY(w)) && !contains(own, centerX(w), centerY(w)) && w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 2));
+}
+
 /**
  * Whether `outer` holds words on another line than `own`'s: a control's label
  * is one line, a menu or a card has several. Beside it on the same line, one
@@ -444,11 +449,6 @@ function offCentre(face: Box, label: Box): boolean {
  * short pieces may be OCR's fragments of the label itself ('inv' 'e' for
  * 'invoice'); two more words make a bar of controls (a tab strip, a menu bar).
  */
-/** Whether a face holds a word beside this text: the count on a button labelled 'Alerts 3' is no badge, however snug the button. */
-function holdsWordsBeside(analysis: Analysis, face: Box, own: Box): boolean {
-  return analysis.lines.some(({ words }) => words.some((w) => contains(face, centerX(w), centerY(w)) && !contains(own, centerX(w), centerY(w)) && w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 2));
-}
-
 function holdsOtherWords(analysis: Analysis, outer: Box, own: Box): boolean {
   const within = (w: Box) => contains(outer, centerX(w), centerY(w));
   let beside = 0;
