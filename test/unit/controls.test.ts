@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { enclosure, fieldNear, inputLike, ownFace, TEXT_AREA_HEIGHT, toggleNear } from '../../lib/locate/ocr/controls';
+import { enclosure, faceAround, fieldNear, inputLike, ownFace, TEXT_AREA_HEIGHT, toggleNear } from '../../lib/locate/ocr/controls';
 import { GreyImage } from '../../lib/locate/ocr/preprocess';
 
 /** A small synthetic screen: white page, shapes drawn as filled or outlined rectangles. */
@@ -193,4 +193,44 @@ test('a value shown in a control is no label: the next column\'s input far along
   assert.equal(fieldNear(g, { x: 20, y: 20, width: 120, height: 12 }, 'auto', undefined, true), null);
   // As a label, the line under it is its field.
   assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 120, height: 12 }), { x: 16, y: 16, width: 300, height: 24 });
+});
+
+/** An input drawn as a sunken 3D frame (Windows-style): dark top and left lines, light bottom and right ones. */
+function sunken(g: ReturnType<typeof canvas>, x: number, y: number, w: number, h: number): void {
+  g.fill(x, y, w, h, 255);
+  g.fill(x, y, w, 1, 159); g.fill(x, y, 1, h, 159);
+  g.fill(x + 1, y + 1, w - 2, 1, 118); g.fill(x + 1, y + 1, 1, h - 2, 118);
+  g.fill(x + 1, y + h - 2, w - 2, 1, 227); g.fill(x + w - 2, y + 1, 1, h - 2, 227);
+}
+
+test('a value boxed with its input\'s left border (a sunken frame read as \'[\') stands on the face right of it', () => {
+  const g = canvas(500, 120);
+  g.fill(0, 0, 500, 120, 239);
+  sunken(g, 150, 40, 300, 23);
+  g.fill(155, 45, 40, 13, 30); // the value 'alice'
+  const read = { x: 150, y: 40, width: 45, height: 23 }; // the reader's box, frame included
+  assert.equal(enclosure(g, read), null);
+  assert.deepEqual(faceAround(g, read), { x: 151, y: 41, width: 298, height: 21 });
+});
+
+test('a label\'s box that leaves out its colon still finds the input beside it, and a required mark after it is skipped', () => {
+  for (const tail of [{ gap: 1, width: 2 }, { gap: 6, width: 7 }]) {
+    const g = canvas(500, 120);
+    g.fill(0, 0, 500, 120, 239);
+    g.fill(20, 44, 36, 13, 30); // 'Delay'
+    g.fill(56 + tail.gap, 47, tail.width, 8, 30); // ':' or ' *', outside the label's box
+    g.fill(56 + tail.gap + tail.width, 47, 1, 8, 200); // its soft edge
+    sunken(g, 150, 38, 300, 23);
+    const field = fieldNear(g, { x: 20, y: 44, width: 36, height: 13 });
+    assert.ok(field && Math.abs(field.x - 150) <= 1 && Math.abs(field.y - 38) <= 1 && field.width >= 298 && field.height >= 21, `tail ${JSON.stringify(tail)}: ${JSON.stringify(field)}`);
+  }
+});
+
+test('a group box\'s bottom line under the last label is no underlined input: the input beside the label is its field', () => {
+  const g = canvas(600, 160);
+  g.fill(0, 0, 600, 160, 239);
+  g.outline(10, 10, 540, 120, 160); // the group box
+  g.fill(22, 94, 76, 12, 30); // 'Home page:'
+  g.outline(140, 88, 390, 25, 120); // its input, far along the line
+  assert.deepEqual(fieldNear(g, { x: 22, y: 94, width: 76, height: 12 }), { x: 140, y: 88, width: 390, height: 25 });
 });

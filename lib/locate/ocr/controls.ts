@@ -28,9 +28,19 @@ export function enclosure(g: GreyImage, text: Box, maxW = 520, maxH = 90): Box |
   return flooded(g, text, maxW, maxH, SAME) ?? flooded(g, text, maxW, maxH, SAME_STRICT);
 }
 
-function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: number): Box | null {
+/**
+ * The face a read text stands on, flooded from beside it: from its left, else
+ * from its right. A reader may box a value with the input's own left border
+ * (a sunken 3D frame read as '['), and an icon may stand just left of a
+ * button's label: the face still shows to the right of the text.
+ */
+export function faceAround(g: GreyImage, text: Box): Box | null {
+  return enclosure(g, text) ?? flooded(g, text, 520, 90, SAME, 'right');
+}
+
+function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: number, side: 'left' | 'right' = 'left'): Box | null {
   // Whole pixels: a re-read line's boxes come at half pixels, and a fractional index would never be marked seen.
-  const seedX = Math.max(0, Math.round(text.x) - 3);
+  const seedX = side === 'left' ? Math.max(0, Math.round(text.x) - 3) : Math.round(right(text)) + 3;
   const seedY = Math.round(centerY(text));
   if (!inside(g, seedX, seedY)) return null;
   const colour = at(g, seedX, seedY);
@@ -58,8 +68,8 @@ function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: numb
     stack.push(x - 1, y, x + 1, y, x, y - 1, x, y + 1);
   }
   const box = { x: x0 - 1, y: y0 - 1, width: x1 - x0 + 3, height: y1 - y0 + 3 };
-  // The area must actually surround the text, not be a sliver beside it.
-  if (box.x > text.x || right(box) < right(text) - 2 || box.y > text.y + 2 || bottom(box) < bottom(text) - 2) return null;
+  // The area must actually surround the text, not be a sliver beside it (flooded from the right, the text's box may hold the face's left border).
+  if (box.x > text.x + (side === 'left' ? 0 : 3) || right(box) < right(text) - 2 || box.y > text.y + 2 || bottom(box) < bottom(text) - 2) return null;
   return box;
 }
 
@@ -129,8 +139,13 @@ export function fieldNear(g: GreyImage, label: Box, direction: 'right' | 'below'
   const under = direction !== 'right' ? faceBelow(g, label, tallest) ?? underline() : null;
   if (notLabel || !beside) return under;
   // But an input on the label's own row beats one a row further down (a wide label column: "Phone ....... [input]").
-  return under && under.y - bottom(label) <= Math.max(JUST_UNDER, label.height * 1.5) ? under : beside;
+  // Two inputs never overlap: a band that reaches into the input beside (above a group box's bottom line) is no input under the label.
+  return under && !overlapping(under, beside) && under.y - bottom(label) <= Math.max(JUST_UNDER, label.height * 1.5) ? under : beside;
 }
+
+/** Two faces that share more than a border (2 px) both ways: one reaches round or into the other. */
+const overlapping = (a: Box, b: Box) =>
+  Math.min(right(a), right(b)) - Math.max(a.x, b.x) > 2 && Math.min(bottom(a), bottom(b)) - Math.max(a.y, b.y) > 2;
 
 /** The gap between a label and an input beside it that is surely its own, in pixels. */
 const NEAR_BESIDE = 40;
@@ -146,11 +161,39 @@ function faceBeside(g: GreyImage, label: Box, tallest: number, minRatio: number)
 
 function faceBesideAt(g: GreyImage, label: Box, tallest: number, minRatio: number, edge: number): Box | null {
   const y = Math.round(centerY(label));
-  const d = firstEdge(g, Math.round(right(label)) + 2, y, 1, 0, 320, edge);
+  const start = flatFrom(g, Math.round(right(label)) + 2, y, label.height);
+  const d = firstEdge(g, start, y, 1, 0, 320, edge);
   if (d <= 0) return null;
   // On the label's own line a compact face counts too: a select showing '25' in "Show [25] entries".
-  const face = inputAt(g, Math.round(right(label)) + 2 + d, y, 1, 0, tallest, minRatio);
-  return face && face.x >= right(label) - 2 && Math.abs(centerY(face) - y) < face.height * (inputLike(face, 1.8, tallest) ? 1 : 0.25) ? face : null;
+  const besideLabel = (face: Box | null) => !!face && face.x >= right(label) - 2 && Math.abs(centerY(face) - y) < face.height * (inputLike(face, 1.8, tallest) ? 1 : 0.25);
+  const face = inputAt(g, start + d, y, 1, 0, tallest, minRatio);
+  if (besideLabel(face)) return face;
+  // The first ink may be the label's own tail, left out of its box: a colon, a required mark, a letter cut off.
+  const tail = inkRun(g, start + d, y, at(g, start, y), edge);
+  if (!tail || start + d - right(label) > label.height || tail.width > label.height) return null;
+  const next = firstEdge(g, tail.end, y, 1, 0, 320, edge);
+  if (next <= 0) return null;
+  const after = inputAt(g, tail.end + next, y, 1, 0, tallest, minRatio);
+  return besideLabel(after) ? after : null;
+}
+
+/**
+ * The first point along a row, from x and at most `reach` px on, where three
+ * pixels in a row are one grey: past the soft edge of a glyph the label's box
+ * cut through (the dot of its colon), so that a ray starts on the page.
+ */
+function flatFrom(g: GreyImage, x: number, y: number, reach: number): number {
+  const flat = (px: number) => inside(g, px + 2, y) && Math.abs(at(g, px, y) - at(g, px + 1, y)) <= 4 && Math.abs(at(g, px, y) - at(g, px + 2, y)) <= 4;
+  for (let px = x; px <= x + reach; px++) if (flat(px)) return px;
+  return x;
+}
+
+/** The run of ink starting at x along a row, up to where the background comes back: its width and the first background pixel after it. */
+function inkRun(g: GreyImage, x: number, y: number, background: number, edge: number): { width: number; end: number } | null {
+  for (let end = x + 1; end <= x + 40 && inside(g, end, y); end++) {
+    if (Math.abs(at(g, end, y) - background) <= edge) return { width: end - x, end };
+  }
+  return null;
 }
 
 function faceBelow(g: GreyImage, label: Box, tallest: number): Box | null {
@@ -159,12 +202,14 @@ function faceBelow(g: GreyImage, label: Box, tallest: number): Box | null {
 
 function faceBelowAt(g: GreyImage, label: Box, tallest: number, edge: number): Box | null {
   // A short label stands over a pill-shaped input's rounded corner: a third ray starts past it.
+  const rayStart = Math.round(bottom(label)) + 2;
   for (const x of [Math.round(label.x) + 6, Math.round(label.x + label.width / 2), Math.round(label.x) + 30]) {
-    const d = firstEdge(g, x, Math.round(bottom(label)) + 2, 0, 1, 60, edge);
+    const d = firstEdge(g, x, rayStart, 0, 1, 60, edge);
     if (d <= 0) continue;
-    const edgeY = Math.round(bottom(label)) + 2 + d;
+    const edgeY = rayStart + d;
     const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, 1000, tallest + 40);
-    if (!face || face.y < bottom(label) - 2) continue;
+    // A face lies past the edge the ray crossed: an area that reaches back up to the label is the form round it.
+    if (!face || face.y < rayStart) continue;
     const joined = inputAfterAddon(g, face, tallest);
     if (joined) return joined;
     if (inputLike(face, 1.8, tallest)) return face;

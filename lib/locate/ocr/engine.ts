@@ -2,7 +2,7 @@ import { Box, bottom, centerX, centerY, contains, pad, readingOrder, right } fro
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
-import { enclosure, fieldNear, inputLike, openBetween, ownFace, TEXT_AREA_HEIGHT, toggleNear } from './controls';
+import { faceAround, fieldNear, inputLike, openBetween, ownFace, TEXT_AREA_HEIGHT, toggleNear } from './controls';
 import { sameLetters, similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
@@ -280,7 +280,7 @@ export class OcrEngine implements LocateEngine {
   /** From where the text was read to the box of the control the description means. */
   private toControl(analysis: Analysis, match: TextMatch, query: Query): Candidate | null {
     const { grey } = analysis;
-    const found = enclosure(grey, match.box);
+    const found = faceAround(grey, match.box);
     // An enclosure with other words in it is a container (a menu, a card), not this text's control.
     // A face is centred on its label; an area the text merely sits in (the bottom of a card) is not its control.
     const face = found && !holdsOtherWords(analysis, found, match.box) && Math.abs(centerY(found) - centerY(match.box)) <= found.height * 0.25 ? found : null;
