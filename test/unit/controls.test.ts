@@ -234,3 +234,13 @@ test('a group box\'s bottom line under the last label is no underlined input: th
   g.outline(140, 88, 390, 25, 120); // its input, far along the line
   assert.deepEqual(fieldNear(g, { x: 22, y: 94, width: 76, height: 12 }), { x: 140, y: 88, width: 390, height: 25 });
 });
+
+test('a full-width input on a wide screen (1,400 px) is found under and beside its label', () => {
+  const g = canvas(1900, 200);
+  g.fill(40, 30, 70, 13, 30); // 'Country' over its input
+  g.outline(40, 52, 1400, 38, 200);
+  assert.deepEqual(fieldNear(g, { x: 40, y: 30, width: 70, height: 13 }), { x: 40, y: 52, width: 1400, height: 38 });
+  g.fill(40, 130, 70, 13, 30); // 'Postcode' beside its input
+  g.outline(300, 118, 1500, 38, 200);
+  assert.deepEqual(fieldNear(g, { x: 40, y: 130, width: 70, height: 13 }), { x: 300, y: 118, width: 1500, height: 38 });
+});

@@ -112,11 +112,15 @@ function firstEdge(g: GreyImage, x: number, y: number, dx: number, dy: number, l
   return -1;
 }
 
-/** The face of an input that starts at an edge found from a label: flood from just past the edge. */
+/**
+ * The face of an input that starts at an edge found from a label: flood from
+ * just past the edge, as wide as the screen (a full-width form's input on a
+ * 1920 px screen is over 1,000 px wide).
+ */
 function inputAt(g: GreyImage, edgeX: number, edgeY: number, dx: number, dy: number, tallest: number, minRatio: number): Box | null {
   for (let step = 1; step <= 4; step++) {
     const probe = { x: edgeX + dx * step + 3, y: edgeY + dy * step - 4, width: 2, height: 8 };
-    const face = enclosure(g, probe, 1000, tallest + 40);
+    const face = enclosure(g, probe, g.width, tallest + 40);
     if (inputLike(face, minRatio, tallest)) return face;
   }
   return null;
@@ -207,7 +211,7 @@ function faceBelowAt(g: GreyImage, label: Box, tallest: number, edge: number): B
     const d = firstEdge(g, x, rayStart, 0, 1, 60, edge);
     if (d <= 0) continue;
     const edgeY = rayStart + d;
-    const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, 1000, tallest + 40);
+    const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, g.width, tallest + 40);
     // A face lies past the edge the ray crossed: an area that reaches back up to the label is the form round it.
     if (!face || face.y < rayStart) continue;
     const joined = inputAfterAddon(g, face, tallest);
@@ -264,7 +268,7 @@ function underlineBelow(g: GreyImage, label: Box, reach: number): Box | null {
 function inputAfterAddon(g: GreyImage, addon: Box, tallest: number): Box | null {
   if (addon.height < 16 || addon.height > tallest || addon.width > addon.height * 4) return null;
   // enclosure() floods from 3 px left of the box it is given: the seed falls 3 px inside the input.
-  const input = enclosure(g, { x: Math.round(right(addon)) + 6, y: Math.round(centerY(addon)) - 1, width: 2, height: 2 }, 1000, tallest + 40);
+  const input = enclosure(g, { x: Math.round(right(addon)) + 6, y: Math.round(centerY(addon)) - 1, width: 2, height: 2 }, g.width, tallest + 40);
   const joined = input && input.x <= right(addon) + 3 && Math.abs(input.y - addon.y) <= 6 && Math.abs(bottom(input) - bottom(addon)) <= 6;
   return joined && input.width >= addon.width * 1.5 && inputLike(input, 1.8, tallest) ? input : null;
 }
