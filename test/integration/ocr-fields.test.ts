@@ -56,3 +56,40 @@ test('fields are found by their labels inline, above, and with role or relation 
   ];
   assert.deepEqual(await locateMisses(engine, await svgScreen(SVG), expected), []);
 });
+
+/**
+ * A full-width form on a 1920 px screen (inputs 1,500 px wide, labels over
+ * them, values shown in them), and a desktop dialog's form: labels with
+ * colons in a column, inputs drawn as sunken frames far along the label's
+ * line, and a group box's bottom line under the last row.
+ */
+const WIDE = `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="560" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="14">
+  <rect width="1920" height="560" fill="#ffffff"/>
+  <text x="200" y="50" fill="#333333">Country</text>
+  <rect x="200" y="62" width="1500" height="38" rx="4" fill="#ffffff" stroke="#ced4da"/>
+  <text x="214" y="86" fill="#495057">Portugal</text><path d="M1680 78 l5 6 l5 -6" fill="none" stroke="#666666" stroke-width="1.5"/>
+  <text x="200" y="140" fill="#333333">Postcode</text>
+  <rect x="200" y="152" width="1500" height="38" rx="4" fill="#ffffff" stroke="#ced4da"/>
+  <rect x="0" y="220" width="1920" height="340" fill="#efefef"/>
+  <rect x="100" y="240" width="560" height="300" fill="none" stroke="#a0a0a0"/>
+  ${[['Style:', 260, 'Fusion'], ['User name:', 300, 'alice'], ['Delay:', 340, '250'], ['Home page:', 500, 'http://example.org']].map(([label, y, value]) => `
+  <text x="112" y="${+y + 16}" fill="#000000">${label}</text>
+  <rect x="240" y="${y}" width="396" height="23" fill="#ffffff"/>
+  <path d="M240 ${+y + 22.5} V${+y + 0.5} H636" fill="none" stroke="#9f9f9f"/><path d="M241 ${+y + 21.5} V${+y + 1.5} H635" fill="none" stroke="#767676"/>
+  <text x="245" y="${+y + 16}" fill="#000000">${value}</text>`).join('')}
+</svg>`;
+
+test('fields on a wide screen and in a desktop dialog\'s form are found by label and by the value they show', { timeout: 120_000 }, async () => {
+  const sunken = (y: number) => ({ x: 240, y, width: 396, height: 23 });
+  const expected: [string, { x: number; y: number; width: number; height: number }][] = [
+    ['the Country dropdown', { x: 200, y: 62, width: 1500, height: 38 }],
+    ["the dropdown showing 'Portugal'", { x: 200, y: 62, width: 1500, height: 38 }],
+    ["the 'Postcode' field", { x: 200, y: 152, width: 1500, height: 38 }],
+    ['the Style dropdown', sunken(260)],
+    ["the field showing 'alice'", sunken(300)],
+    ['the Delay field', sunken(340)],
+    ["the field showing '250'", sunken(340)],
+    ['the Home page field', sunken(500)],
+  ];
+  assert.deepEqual(await locateMisses(engine, await svgScreen(WIDE), expected), []);
+});
