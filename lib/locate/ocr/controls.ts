@@ -212,8 +212,7 @@ function faceBelowAt(g: GreyImage, label: Box, tallest: number, edge: number): B
     if (d <= 0) continue;
     const edgeY = rayStart + d;
     const face = enclosure(g, { x: x + 4, y: edgeY + 4, width: 2, height: 2 }, g.width, tallest + 40);
-    // A face lies past the edge the ray crossed: an area that reaches back up to the label is the form round it.
-    if (!face || face.y < rayStart) continue;
+    if (!face || face.y < bottom(label) - 2) continue;
     const joined = inputAfterAddon(g, face, tallest);
     if (joined) return joined;
     if (inputLike(face, 1.8, tallest)) return face;
