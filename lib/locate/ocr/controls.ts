@@ -34,8 +34,8 @@ export function enclosure(g: GreyImage, text: Box, maxW = 520, maxH = 90): Box |
  * (a sunken 3D frame read as '['), and an icon may stand just left of a
  * button's label: the face still shows to the right of the text.
  */
-export function faceAround(g: GreyImage, text: Box, maxW = 520): Box | null {
-  return enclosure(g, text, maxW) ?? flooded(g, text, maxW, 90, SAME, 'right');
+export function faceAround(g: GreyImage, text: Box): Box | null {
+  return enclosure(g, text) ?? flooded(g, text, 520, 90, SAME, 'right');
 }
 
 function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: number, side: 'left' | 'right' = 'left'): Box | null {

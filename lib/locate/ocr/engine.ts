@@ -282,15 +282,12 @@ export class OcrEngine implements LocateEngine {
     const { grey } = analysis;
     // An enclosure with other words in it is a container (a menu, a card), not this text's control.
     // A face is centred on its label; an area the text merely sits in (the bottom of a card) is not its control.
-    const ownControl = (found: Box | null) => (found && !holdsOtherWords(analysis, found, match.box) && Math.abs(centerY(found) - centerY(match.box)) <= found.height * 0.25 ? found : null);
     const found = faceAround(grey, match.box);
-    const face = ownControl(found);
+    const face = found && !holdsOtherWords(analysis, found, match.box) && Math.abs(centerY(found) - centerY(match.box)) <= found.height * 0.25 ? found : null;
     switch (query.role) {
       case 'field':
       case 'dropdown': {
-        // An input may be wider than a button's face is looked for: a full-width form's, on a wide screen.
-        const shownIn = face ?? ownControl(faceAround(grey, match.box, grey.width));
-        if (inputLike(shownIn, 1.25)) return this.candidate(shownIn, match, `'${match.text}' is shown inside an input`, 1);
+        if (inputLike(face, 1.25)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
         // A text area, and a select showing several rows (a list box), may be taller than an input.
         // (An input's height first: a wider window lets a dark select's flood leak into the card round it.)
         const tall = query.textArea || query.role === 'dropdown';
