@@ -19,12 +19,16 @@ const EDGE = 18;
 const at = (g: GreyImage, x: number, y: number) => g.data[Math.round(y) * g.width + Math.round(x)];
 const inside = (g: GreyImage, x: number, y: number) => x >= 0 && y >= 0 && x < g.width && y < g.height;
 
+/** How far round a text a button's or an input's face is flooded, each way from the text. */
+const FACE_REACH_X = 520;
+const FACE_REACH_Y = 90;
+
 /**
  * The uniformly coloured area that surrounds `text` (a button's or an
  * input's face), found by flooding from just beside the text. Null when the
  * area is not enclosed within `maxW` x `maxH` (the text sits on the page).
  */
-export function enclosure(g: GreyImage, text: Box, maxW = 520, maxH = 90): Box | null {
+export function enclosure(g: GreyImage, text: Box, maxW = FACE_REACH_X, maxH = FACE_REACH_Y): Box | null {
   return flooded(g, text, maxW, maxH, SAME) ?? flooded(g, text, maxW, maxH, SAME_STRICT);
 }
 
@@ -35,7 +39,7 @@ export function enclosure(g: GreyImage, text: Box, maxW = 520, maxH = 90): Box |
  * button's label: the face still shows to the right of the text.
  */
 export function faceAround(g: GreyImage, text: Box): Box | null {
-  return enclosure(g, text) ?? flooded(g, text, 520, 90, SAME, 'right');
+  return enclosure(g, text) ?? flooded(g, text, FACE_REACH_X, FACE_REACH_Y, SAME, 'right');
 }
 
 function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: number, side: 'left' | 'right' = 'left'): Box | null {
@@ -176,8 +180,7 @@ function faceBesideAt(g: GreyImage, label: Box, tallest: number, minRatio: numbe
   const tail = inkRun(g, start + d, y, at(g, start, y), edge);
   if (!tail || start + d - right(label) > label.height || tail.width > label.height) return null;
   const next = firstEdge(g, tail.end, y, 1, 0, 320, edge);
-  if (next <= 0) return null;
-  const after = inputAt(g, tail.end + next, y, 1, 0, tallest, minRatio);
+  const after = next > 0 ? inputAt(g, tail.end + next, y, 1, 0, tallest, minRatio) : null;
   return besideLabel(after) ? after : null;
 }
 
