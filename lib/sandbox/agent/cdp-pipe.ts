@@ -1,5 +1,10 @@
 import { Readable, Writable } from 'stream';
 
+/** How long the page may take to report the pointer's motion before Glance goes on without it. */
+const POINTER_PROOF_MS = 3000;
+/** How long a motion may take to reach the page before the pointer moves again. */
+const POINTER_ECHO_MS = 150;
+
 /**
  * A minimal DevTools-protocol client over Chromium's `--remote-debugging-pipe`
  * (fd 3 carries commands in, fd 4 replies out, NUL-terminated JSON). Glance
@@ -76,21 +81,45 @@ export class CdpPipe {
   }
 
   /**
-   * Resolves once the page is ready for input: it fills the screen and holds
-   * the keyboard focus. Right after start-up Chromium is still going full
-   * screen, so a click lands where the layout was and keys are dropped.
+   * Resolves once the page is ready for input: it fills the screen, holds the
+   * keyboard focus, and has seen the pointer move. Right after start-up
+   * Chromium is still going full screen, so a click lands where the layout
+   * was and keys are dropped; and a loaded machine's browser can drop a
+   * resting pointer's first click or wheel turn. `movePointer` moves the
+   * desktop's pointer, each call to another place.
    */
-  async waitForInput(deadline: number): Promise<void> {
+  async waitForInput(deadline: number, movePointer: () => Promise<void>): Promise<void> {
     if (!this.pageSession) throw new Error('waitForInput() needs waitForPaintedPage() first');
     const ready = 'document.hasFocus() && innerWidth === screen.width && innerHeight === screen.height';
-    for (;;) {
-      const isReady = await this.send<{ result?: { value?: boolean } }>('Runtime.evaluate', { expression: ready, returnByValue: true }, this.pageSession)
-        .then((r) => r.result?.value === true, () => false);
-      if (isReady) break;
+    while (!(await this.evaluate(ready))) {
       if (Date.now() > deadline) throw new Error('the page did not fill the screen and take the keyboard focus');
       await new Promise((r) => setTimeout(r, 20));
     }
+    await this.waitForPointerMotion(Math.min(deadline, Date.now() + POINTER_PROOF_MS), movePointer);
     await this.send('Target.detachFromTarget', { sessionId: this.pageSession });
     this.pageSession = undefined;
+  }
+
+  /**
+   * Moves the pointer until the page reports the motion: then the desktop's
+   * input reaches it. A page that never reports one (it may stop the event)
+   * is taken as it is once the bound passes.
+   */
+  private async waitForPointerMotion(deadline: number, movePointer: () => Promise<void>): Promise<void> {
+    const flag = "globalThis[Symbol.for('glance.pointerSeen')]";
+    await this.evaluate(`(${flag} = false, addEventListener('pointermove', () => { ${flag} = true; }, { capture: true, once: true }), true)`);
+    while (Date.now() < deadline) {
+      await movePointer();
+      for (let waited = 0; waited < POINTER_ECHO_MS; waited += 10) {
+        if (await this.evaluate(flag)) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+  }
+
+  /** An expression's value in the page, or false when the page cannot answer yet. */
+  private evaluate(expression: string): Promise<unknown> {
+    return this.send<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression, returnByValue: true }, this.pageSession)
+      .then((r) => r.result?.value ?? false, () => false);
   }
 }

@@ -72,8 +72,7 @@ export class Launcher {
     const cdp = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
     await cdp.waitForPaintedPage(started + timeoutMs);
     await this.activate(window, timeoutMs);
-    await cdp.waitForInput(started + timeoutMs);
-    await this.introducePointer();
+    await cdp.waitForInput(started + timeoutMs, () => this.introducePointer());
     const current = (await this.driver.windows()).find((w) => w.id === window.id) ?? window;
     return { window: current, durationMs: Date.now() - started };
   }
