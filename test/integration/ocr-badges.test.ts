@@ -52,3 +52,32 @@ test("the last word of a button labelled with a count is no badge; a count in a 
   assert.match(inPill.reason, /the badge '3'/);
   assert.ok(inPill.confidence > onButton.confidence);
 });
+
+/**
+ * Counts on the corners of icons and words, as navbars show them: the disc
+ * overlaps the bell, the envelope or the word's last letter, so its rim is no
+ * loop of its own.
+ */
+const BELL = 'M12 22a2 2 0 0 0 2-2h-4a2 2 0 0 0 2 2zm6-6V11c0-3.07-1.64-5.64-4.5-6.32V4a1.5 1.5 0 0 0-3 0v.68C7.63 5.36 6 7.92 6 11v5l-2 2v1h16v-1l-2-2z';
+const ENVELOPE = 'M20 4H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V6a2 2 0 0 0-2-2zm0 4-8 5-8-5V6l8 5 8-5v2z';
+const corner = (x: number, y: number, fill: string, count: string) =>
+  `<rect x="${x}" y="${y}" width="${count.length > 1 ? 22 : 16}" height="16" rx="8" fill="${fill}"/><text x="${x + 4}" y="${y + 12}" font-size="10" font-weight="bold" fill="#ffffff">${count}</text>`;
+const CORNERS_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="120" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="14">
+  <rect width="640" height="60" fill="#1a2035"/><rect y="60" width="640" height="60" fill="#ffffff"/>
+  <path transform="translate(40 20)" fill="#ffffff" d="${BELL}"/>${corner(52, 12, '#f5365c', '7')}
+  <path transform="translate(120 20)" fill="#ffffff" d="${ENVELOPE}"/>${corner(132, 12, '#2dce89', '24')}
+  <text x="200" y="40" fill="#ffffff">Orders</text>${corner(246, 18, '#fb6340', '5')}
+  <path transform="translate(40 80)" fill="#67748e" d="${BELL}"/>${corner(52, 72, '#11cdef', '38')}
+  <text x="120" y="100" fill="#344767">Inbox</text>${corner(152, 78, '#e91e63', '9')}
+</svg>`;
+
+test('a count on the corner of an icon or a word is found on its disc', { timeout: 120_000 }, async () => {
+  const expected: [string, { x: number; y: number; width: number; height: number }][] = [
+    ["the '7' badge", { x: 52, y: 12, width: 16, height: 16 }],
+    ["the '24' badge", { x: 132, y: 12, width: 22, height: 16 }],
+    ["the '5' badge", { x: 246, y: 18, width: 16, height: 16 }],
+    ["the '38' badge", { x: 52, y: 72, width: 22, height: 16 }],
+    ["the '9' badge", { x: 152, y: 78, width: 16, height: 16 }],
+  ];
+  assert.deepEqual(await locateMisses(engine, await svgScreen(CORNERS_SVG), expected), []);
+});

@@ -137,3 +137,21 @@ test("a small button's lone '+' is a glyph in a ring, though under a fifth of th
   assert.equal(rings.length, 1);
   assert.deepEqual(rings[0].ring, { x: 40, y: 20, width: 33, height: 40 }); // its edges, a pixel past the face
 });
+
+test('a badge on the corner of a word or an icon is found by its face, though its rim joins their edges', () => {
+  const width = 200, height = 50;
+  const data = new Uint8Array(width * height).fill(40);
+  const bar = (x0: number, y0: number, w: number, h: number, v: number) => { for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) data[y * width + x] = v; };
+  // A light word's letters (a dark bar's menu item), and a filled disc on its top right corner, touching its last letter.
+  for (let x = 20; x < 60; x += 6) bar(x, 20, 5, 14, 230);
+  for (let y = 5; y < 23; y++) for (let x = 56; x < 76; x++) if (Math.hypot(x - 65.5, y - 13.5) <= 9) data[y * width + x] = 110;
+  bar(64, 9, 3, 10, 250);
+  // The same word with no badge: its letters' gaps reach the shape's border, and hold nothing.
+  for (let x = 110; x < 150; x += 6) bar(x, 20, 5, 14, 230);
+  const rings = ringsOn({ width, height, data });
+  assert.equal(rings.length, 1, JSON.stringify(rings.map((r) => r.ring)));
+  const { ring, glyph } = rings[0];
+  assert.ok(Math.abs(ring.x + ring.width / 2 - 66) <= 1.5 && Math.abs(ring.y + ring.height / 2 - 14) <= 1.5, JSON.stringify(ring));
+  assert.ok(ring.width >= 17 && ring.width <= 22 && ring.height >= 17 && ring.height <= 22, JSON.stringify(ring));
+  assert.ok(glyph.width >= 3 && glyph.width <= 7 && glyph.height >= 10 && glyph.height <= 14, `${glyph.width}x${glyph.height}`);
+});

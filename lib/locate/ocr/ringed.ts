@@ -78,11 +78,116 @@ export function ringsOn(grey: GreyImage): RingGlyph[] {
     const box = { x: Math.min(...parts.map((c) => c.x0)), y: Math.min(...parts.map((c) => c.y0)) };
     const glyphBox = { ...box, width: Math.max(...parts.map((c) => c.x1)) - box.x + 1, height: Math.max(...parts.map((c) => c.y1)) - box.y + 1 };
     if (glyphBox.height < sh * GLYPH_HEIGHT[0] || glyphBox.height > sh * GLYPH_HEIGHT[1]) return;
+    // A ring centres its glyph; a glyph off to one side is a badge's, whose rim joined a word's or an icon's edges (found by its face below).
+    const glyphParts = { x0: glyphBox.x, y0: glyphBox.y, x1: glyphBox.x + glyphBox.width - 1, y1: glyphBox.y + glyphBox.height - 1, count: 0 };
+    if (!centred(glyphParts, shape)) return;
     if (!around(glyphBox.x + glyphBox.width / 2, glyphBox.y + glyphBox.height / 2)) return;
     if (found.some((f) => contains(f.ring, centerX(ring), centerY(ring)))) return;
     found.push({ ring, glyph: glyphOf(grey, ring, glyphBox) });
   });
+  // A badge drawn over an icon or the end of a word shares its rim's edges with them: no loop of its own, but its face still is.
+  for (const shape of list) {
+    const sh = shape.y1 - shape.y0 + 1;
+    if (found.length >= MOST_RINGS) break;
+    if (sh < RING_HEIGHT[0] || sh > RING_HEIGHT[1] || shape.x1 - shape.x0 + 1 > sh * JOINED_WIDTH) continue;
+    for (const disc of facesWithin(grey, edge, shape)) {
+      // A ring found already is the same one; a far larger one round it is an icon the badge sits on (an envelope's outline).
+      const same = (f: RingGlyph) => contains(f.ring, centerX(disc.ring), centerY(disc.ring)) && area(f.ring) <= area(disc.ring) * SAME_RING_AREA;
+      if (found.length < MOST_RINGS && !found.some(same)) found.push(disc);
+    }
+  }
   return found;
+}
+
+/** A ring round a disc's middle is the disc's own when its box is at most this many times the disc's. */
+const SAME_RING_AREA = 1.5;
+const area = (box: Box) => box.width * box.height;
+/** A shape this many times wider than high may be a word or an icon with a badge on its corner. */
+const JOINED_WIDTH = 8;
+/** A disc's or a pill's face, round its glyph, fills at least this share of its box (a disc's corners are outside it). */
+const FACE_FILL = 0.4;
+
+/**
+ * Filled discs and pills inside a shape's box, found by their faces: regions
+ * of one grey (no edge pixel) that stay inside the box, of a ring's size,
+ * holding a glyph in their middle. A region that reaches the box's border
+ * is the background round the shape; a letter's counter holds no glyph.
+ */
+function facesWithin(grey: GreyImage, edge: Uint8Array, shape: Component): RingGlyph[] {
+  const w = grey.width;
+  const [bx, by, bw, bh] = [shape.x0, shape.y0, shape.x1 - shape.x0 + 1, shape.y1 - shape.y0 + 1];
+  const region = new Int32Array(bw * bh);
+  const discs: RingGlyph[] = [];
+  const stack: number[] = [];
+  let id = 0;
+  for (let start = 0; start < bw * bh; start++) {
+    if (region[start] || edge[(by + Math.floor(start / bw)) * w + bx + (start % bw)]) continue;
+    id++;
+    const face: Component = { x0: bw, y0: bh, x1: -1, y1: -1, count: 0 };
+    let open = false;
+    region[start] = id;
+    stack.push(start);
+    while (stack.length) {
+      const k = stack.pop()!;
+      const x = k % bw, y = (k - x) / bw;
+      face.count++;
+      face.x0 = Math.min(face.x0, x); face.x1 = Math.max(face.x1, x);
+      face.y0 = Math.min(face.y0, y); face.y1 = Math.max(face.y1, y);
+      if (x === 0 || y === 0 || x === bw - 1 || y === bh - 1) open = true;
+      for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]]) {
+        if (nx < 0 || ny < 0 || nx >= bw || ny >= bh) continue;
+        const n = ny * bw + nx;
+        if (!region[n] && !edge[(by + ny) * w + bx + nx]) {
+          region[n] = id;
+          stack.push(n);
+        }
+      }
+    }
+    if (open) continue;
+    const disc = discOf(grey, edge, region, id, face, { x: bx, y: by, width: bw });
+    if (disc) discs.push(disc);
+  }
+  return discs;
+}
+
+/**
+ * The ring a closed face makes, with the glyph it holds: the edge pixels
+ * that the face surrounds both along their row and along their column.
+ * Null when the face is not shaped and filled like a badge's.
+ */
+function discOf(grey: GreyImage, edge: Uint8Array, region: Int32Array, id: number, face: Component, box: { x: number; y: number; width: number }): RingGlyph | null {
+  // The rim's anti-aliased edge lies round the face: the ring is a pixel larger each way.
+  const [fw, fh] = [face.x1 - face.x0 + 3, face.y1 - face.y0 + 3];
+  if (fh < RING_HEIGHT[0] || fh > RING_HEIGHT[1] || fw < fh * RING_WIDTH[0] || fw > fh * RING_WIDTH[1]) return null;
+  if (face.count < (fw - 2) * (fh - 2) * FACE_FILL) return null;
+  const mine = (x: number, y: number) => region[y * box.width + x] === id;
+  const rows = new Int32Array(2 * (face.y1 + 1)).fill(-1);
+  const cols = new Int32Array(2 * (face.x1 + 1)).fill(-1);
+  for (let y = face.y0; y <= face.y1; y++) {
+    for (let x = face.x0; x <= face.x1; x++) {
+      if (!mine(x, y)) continue;
+      if (rows[2 * y] < 0) rows[2 * y] = x;
+      rows[2 * y + 1] = x;
+      if (cols[2 * x] < 0) cols[2 * x] = y;
+      cols[2 * x + 1] = y;
+    }
+  }
+  const glyph: Component = { x0: Infinity, y0: Infinity, x1: -1, y1: -1, count: 0 };
+  for (let y = face.y0; y <= face.y1; y++) {
+    for (let x = face.x0; x <= face.x1; x++) {
+      const enclosed = x > rows[2 * y] && x < rows[2 * y + 1] && y > cols[2 * x] && y < cols[2 * x + 1];
+      if (!enclosed || mine(x, y) || !edge[(box.y + y) * grey.width + box.x + x]) continue;
+      glyph.count++;
+      glyph.x0 = Math.min(glyph.x0, x); glyph.x1 = Math.max(glyph.x1, x);
+      glyph.y0 = Math.min(glyph.y0, y); glyph.y1 = Math.max(glyph.y1, y);
+    }
+  }
+  if (!glyph.count || !centred(glyph, face)) return null;
+  const glyphHeight = glyph.y1 - glyph.y0 + 1;
+  if (glyphHeight < fh * GLYPH_HEIGHT[0] || glyphHeight > fh * GLYPH_HEIGHT[1]) return null;
+  const ring = { x: box.x + face.x0 - 1, y: box.y + face.y0 - 1, width: fw, height: fh };
+  const glyphBox = { x: box.x + glyph.x0, y: box.y + glyph.y0, width: glyph.x1 - glyph.x0 + 1, height: glyphHeight };
+  return { ring, glyph: glyphOf(grey, ring, glyphBox) };
 }
 
 interface Component { x0: number; y0: number; x1: number; y1: number; count: number }
