@@ -116,37 +116,16 @@ const FACE_FILL = 0.4;
 function facesWithin(grey: GreyImage, edge: Uint8Array, shape: Component): RingGlyph[] {
   const w = grey.width;
   const [bx, by, bw, bh] = [shape.x0, shape.y0, shape.x1 - shape.x0 + 1, shape.y1 - shape.y0 + 1];
-  const region = new Int32Array(bw * bh);
+  const flat = new Uint8Array(bw * bh);
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) flat[y * bw + x] = edge[(by + y) * w + bx + x] ? 0 : 1;
+  // Side by side only: a diagonal step would leak through an anti-aliased rim.
+  const { labels, list } = components(bw, bh, flat, 1, true);
   const discs: RingGlyph[] = [];
-  const stack: number[] = [];
-  let id = 0;
-  for (let start = 0; start < bw * bh; start++) {
-    if (region[start] || edge[(by + Math.floor(start / bw)) * w + bx + (start % bw)]) continue;
-    id++;
-    const face: Component = { x0: bw, y0: bh, x1: -1, y1: -1, count: 0 };
-    let open = false;
-    region[start] = id;
-    stack.push(start);
-    while (stack.length) {
-      const k = stack.pop()!;
-      const x = k % bw, y = (k - x) / bw;
-      face.count++;
-      face.x0 = Math.min(face.x0, x); face.x1 = Math.max(face.x1, x);
-      face.y0 = Math.min(face.y0, y); face.y1 = Math.max(face.y1, y);
-      if (x === 0 || y === 0 || x === bw - 1 || y === bh - 1) open = true;
-      for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]]) {
-        if (nx < 0 || ny < 0 || nx >= bw || ny >= bh) continue;
-        const n = ny * bw + nx;
-        if (!region[n] && !edge[(by + ny) * w + bx + nx]) {
-          region[n] = id;
-          stack.push(n);
-        }
-      }
-    }
-    if (open) continue;
-    const disc = discOf(grey, edge, region, id, face, { x: bx, y: by, width: bw });
+  list.forEach((face, index) => {
+    if (face.x0 === 0 || face.y0 === 0 || face.x1 === bw - 1 || face.y1 === bh - 1) return;
+    const disc = discOf(grey, edge, labels, index + 1, face, { x: bx, y: by, width: bw });
     if (disc) discs.push(disc);
-  }
+  });
   return discs;
 }
 
@@ -332,11 +311,12 @@ function peeled(shape: Component, label: number, labels: Int32Array, w: number):
 }
 
 /**
- * Components of the set pixels of a w x h map, pixels REACH apart or closer
- * counting as touching: an anti-aliased circle's edge skips a pixel here and
- * there. Labels are 1-based.
+ * Components of the set pixels of a w x h map, pixels `reach` apart or closer
+ * counting as touching (an anti-aliased circle's edge skips a pixel here and
+ * there), or with `sideBySide`, only pixels next to each other across or
+ * down. Labels are 1-based.
  */
-function components(w: number, h: number, set: Uint8Array): { labels: Int32Array; list: Component[] } {
+function components(w: number, h: number, set: Uint8Array, reach = REACH, sideBySide = false): { labels: Int32Array; list: Component[] } {
   const labels = new Int32Array(w * h);
   const list: Component[] = [];
   const stack: number[] = [];
@@ -354,12 +334,12 @@ function components(w: number, h: number, set: Uint8Array): { labels: Int32Array
       if (x > c.x1) c.x1 = x;
       if (y < c.y0) c.y0 = y;
       if (y > c.y1) c.y1 = y;
-      for (let dy = -REACH; dy <= REACH; dy++) {
+      for (let dy = -reach; dy <= reach; dy++) {
         const ny = y + dy;
         if (ny < 0 || ny >= h) continue;
-        for (let dx = -REACH; dx <= REACH; dx++) {
+        for (let dx = -reach; dx <= reach; dx++) {
           const nx = x + dx;
-          if (nx < 0 || nx >= w) continue;
+          if (nx < 0 || nx >= w || (sideBySide && dx && dy)) continue;
           const n = ny * w + nx;
           if (!labels[n] && set[n]) {
             labels[n] = id;
