@@ -75,12 +75,11 @@ export function ringsOn(grey: GreyImage): RingGlyph[] {
       if (own.rim / (sw * sh) >= HOLLOW || !own.glyph || !centred(own.glyph, shape) || !evenFace(grey, shape, own.glyph, labels, index + 1)) return;
       parts.push(own.glyph);
     }
-    const box = { x: Math.min(...parts.map((c) => c.x0)), y: Math.min(...parts.map((c) => c.y0)) };
-    const glyphBox = { ...box, width: Math.max(...parts.map((c) => c.x1)) - box.x + 1, height: Math.max(...parts.map((c) => c.y1)) - box.y + 1 };
+    const span: Component = { x0: Math.min(...parts.map((c) => c.x0)), y0: Math.min(...parts.map((c) => c.y0)), x1: Math.max(...parts.map((c) => c.x1)), y1: Math.max(...parts.map((c) => c.y1)), count: 0 };
+    const glyphBox = { x: span.x0, y: span.y0, width: span.x1 - span.x0 + 1, height: span.y1 - span.y0 + 1 };
     if (glyphBox.height < sh * GLYPH_HEIGHT[0] || glyphBox.height > sh * GLYPH_HEIGHT[1]) return;
     // A ring centres its glyph; a glyph off to one side is a badge's, whose rim joined a word's or an icon's edges (found by its face below).
-    const glyphParts = { x0: glyphBox.x, y0: glyphBox.y, x1: glyphBox.x + glyphBox.width - 1, y1: glyphBox.y + glyphBox.height - 1, count: 0 };
-    if (!centred(glyphParts, shape)) return;
+    if (!centred(span, shape)) return;
     if (!around(glyphBox.x + glyphBox.width / 2, glyphBox.y + glyphBox.height / 2)) return;
     if (found.some((f) => contains(f.ring, centerX(ring), centerY(ring)))) return;
     found.push({ ring, glyph: glyphOf(grey, ring, glyphBox) });
@@ -140,21 +139,12 @@ function discOf(grey: GreyImage, edge: Uint8Array, region: Int32Array, id: numbe
   if (fh < RING_HEIGHT[0] || fh > RING_HEIGHT[1] || fw < fh * RING_WIDTH[0] || fw > fh * RING_WIDTH[1]) return null;
   if (face.count < (fw - 2) * (fh - 2) * FACE_FILL) return null;
   const mine = (x: number, y: number) => region[y * box.width + x] === id;
-  const rows = new Int32Array(2 * (face.y1 + 1)).fill(-1);
-  const cols = new Int32Array(2 * (face.x1 + 1)).fill(-1);
-  for (let y = face.y0; y <= face.y1; y++) {
-    for (let x = face.x0; x <= face.x1; x++) {
-      if (!mine(x, y)) continue;
-      if (rows[2 * y] < 0) rows[2 * y] = x;
-      rows[2 * y + 1] = x;
-      if (cols[2 * x] < 0) cols[2 * x] = y;
-      cols[2 * x + 1] = y;
-    }
-  }
+  const { left, right, top, bottom } = outline(face, id, region, box.width);
   const glyph: Component = { x0: Infinity, y0: Infinity, x1: -1, y1: -1, count: 0 };
   for (let y = face.y0; y <= face.y1; y++) {
     for (let x = face.x0; x <= face.x1; x++) {
-      const enclosed = x > rows[2 * y] && x < rows[2 * y + 1] && y > cols[2 * x] && y < cols[2 * x + 1];
+      const [r, c] = [y - face.y0, x - face.x0];
+      const enclosed = x > left[r] && x < right[r] && y > top[c] && y < bottom[c];
       if (!enclosed || mine(x, y) || !edge[(box.y + y) * grey.width + box.x + x]) continue;
       glyph.count++;
       glyph.x0 = Math.min(glyph.x0, x); glyph.x1 = Math.max(glyph.x1, x);
@@ -277,21 +267,31 @@ function evenFace(grey: GreyImage, shape: Component, glyph: Component, labels: I
 const RIM = 3;
 
 /**
- * A shape's own pixels split into its rim (within RIM of its outline across
- * or down) and what lies further in: the glyph that touched it.
+ * Where a labelled shape's pixels start and end on each of its rows (left,
+ * right) and columns (top, bottom), indexed from its box's corner; a row or
+ * column it misses has left and top past any pixel and right and bottom -1.
  */
-function peeled(shape: Component, label: number, labels: Int32Array, w: number): { rim: number; glyph: Component | null } {
+function outline(shape: Component, label: number, labels: Int32Array, w: number): { left: Int32Array; right: Int32Array; top: Int32Array; bottom: Int32Array } {
   const sw = shape.x1 - shape.x0 + 1, sh = shape.y1 - shape.y0 + 1;
-  const [left, right, top, bottom] = [new Int32Array(sh).fill(w), new Int32Array(sh).fill(-1), new Int32Array(sw).fill(1 << 30), new Int32Array(sw).fill(-1)];
-  const mine = (x: number, y: number) => labels[y * w + x] === label;
+  const [left, right, top, bottom] = [new Int32Array(sh).fill(1 << 30), new Int32Array(sh).fill(-1), new Int32Array(sw).fill(1 << 30), new Int32Array(sw).fill(-1)];
   for (let y = shape.y0; y <= shape.y1; y++) {
     for (let x = shape.x0; x <= shape.x1; x++) {
-      if (!mine(x, y)) continue;
+      if (labels[y * w + x] !== label) continue;
       const [r, c] = [y - shape.y0, x - shape.x0];
       left[r] = Math.min(left[r], x); right[r] = Math.max(right[r], x);
       top[c] = Math.min(top[c], y); bottom[c] = Math.max(bottom[c], y);
     }
   }
+  return { left, right, top, bottom };
+}
+
+/**
+ * A shape's own pixels split into its rim (within RIM of its outline across
+ * or down) and what lies further in: the glyph that touched it.
+ */
+function peeled(shape: Component, label: number, labels: Int32Array, w: number): { rim: number; glyph: Component | null } {
+  const mine = (x: number, y: number) => labels[y * w + x] === label;
+  const { left, right, top, bottom } = outline(shape, label, labels, w);
   let rim = 0;
   const glyph: Component = { x0: Infinity, y0: Infinity, x1: -1, y1: -1, count: 0 };
   for (let y = shape.y0; y <= shape.y1; y++) {
