@@ -1,6 +1,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'path';
 import { OcrEngine } from '../../lib/locate/ocr/engine';
+import { parseQuery } from '../../lib/locate/query';
+import { loadScreen } from '../../lib/service/offline';
 import { locateMisses, svgScreen } from '../helpers/screens';
 
 /**
@@ -59,12 +62,13 @@ test('fields are found by their labels inline, above, and with role or relation 
 
 /**
  * A full-width form on a 1920 px screen (inputs 1,500 px wide, labels over
- * them), and a desktop dialog's form: labels with
+ * them, a read-only input's faint placeholder far from its right end), a
+ * borderless search in a full-width bar (the bar is no input), and a desktop dialog's form: labels with
  * colons in a column, inputs drawn as sunken frames far along the label's
  * line, and a group box's bottom line under the last row.
  */
-const WIDE = `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="560" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="14">
-  <rect width="1920" height="560" fill="#ffffff"/>
+const WIDE = `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="720" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="14">
+  <rect width="1920" height="720" fill="#ffffff"/>
   <text x="200" y="50" fill="#333333">Country</text>
   <rect x="200" y="62" width="1500" height="38" rx="4" fill="#ffffff" stroke="#ced4da"/>
   <text x="214" y="86" fill="#495057">Portugal</text><path d="M1680 78 l5 6 l5 -6" fill="none" stroke="#666666" stroke-width="1.5"/>
@@ -77,6 +81,11 @@ const WIDE = `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="560" 
   <rect x="240" y="${y}" width="396" height="23" fill="#ffffff"/>
   <path d="M240 ${+y + 22.5} V${+y + 0.5} H636" fill="none" stroke="#9f9f9f"/><path d="M241 ${+y + 21.5} V${+y + 1.5} H635" fill="none" stroke="#767676"/>
   <text x="245" y="${+y + 16}" fill="#000000">${value}</text>`).join('')}
+  <rect x="200" y="590" width="1500" height="38" rx="4" fill="#eceef1" stroke="#d9dee3"/>
+  <text x="214" y="614" fill="#a1acb8">Readonly input here...</text>
+  <text x="200" y="646" fill="#566a7f" font-size="12">READ PLAIN</text>
+  <rect x="20" y="656" width="1880" height="60" rx="6" fill="#e4e6eb"/>
+  <text x="1740" y="693" fill="#a1acb8">Search...</text>
 </svg>`;
 
 test('fields on a wide screen and in a desktop dialog\'s form are found by label and by the value they show', { timeout: 120_000 }, async () => {
@@ -84,11 +93,33 @@ test('fields on a wide screen and in a desktop dialog\'s form are found by label
   const expected: [string, { x: number; y: number; width: number; height: number }][] = [
     ['the Country dropdown', { x: 200, y: 62, width: 1500, height: 38 }],
     ["the 'Postcode' field", { x: 200, y: 152, width: 1500, height: 38 }],
+    ["the field showing 'Portugal'", { x: 200, y: 62, width: 1500, height: 38 }],
+    ["the 'Readonly input here...' field", { x: 200, y: 590, width: 1500, height: 38 }],
+    ['the Search box', { x: 1730, y: 670, width: 180, height: 36 }],
     ['the Style dropdown', sunken(260)],
     ["the field showing 'alice'", sunken(300)],
     ['the Delay field', sunken(340)],
     ["the field showing '250'", sunken(340)],
     ['the Home page field', sunken(500)],
   ];
-  assert.deepEqual(await locateMisses(engine, await svgScreen(WIDE), expected), []);
+  const screen = await svgScreen(WIDE);
+  assert.deepEqual(await locateMisses(engine, screen, expected), []);
+  // The read-only input is the field, not just its placeholder's words.
+  const [readonly] = await engine.locate({ screen, sandbox: null, deadline: Date.now() + 20_000, ai: {} }, parseQuery("the 'Readonly input here...' field"));
+  assert.ok(Math.abs(readonly.box.x - 200) <= 3 && Math.abs(readonly.box.width - 1500) <= 6, JSON.stringify(readonly.box));
+});
+
+/**
+ * A real page (flat-ui 2.1.1's components page, MIT, at its inputs, 1920x1080):
+ * inputs with small faint placeholders over a code sample that spells the
+ * same words out ('placeholder="Small"'). The full-screen read misses the
+ * placeholders; the field is still the input, not the word in the code.
+ */
+test('a faint placeholder the first read misses is found in its input, not in a code sample that spells it out', { timeout: 120_000 }, async () => {
+  const screen = await loadScreen(path.join(__dirname, '../fixtures/screens/flat-ui-inputs@1920x1080.png'));
+  const expected: [string, { x: number; y: number; width: number; height: number }][] = [
+    ["the 'Default' field", { x: 810, y: 611, width: 224, height: 42 }],
+    ['the Small box', { x: 810, y: 694, width: 224, height: 35 }],
+  ];
+  assert.deepEqual(await locateMisses(engine, screen, expected), []);
 });

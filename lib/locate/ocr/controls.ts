@@ -36,10 +36,11 @@ export function enclosure(g: GreyImage, text: Box, maxW = FACE_REACH_X, maxH = F
  * The face a read text stands on, flooded from beside it: from its left, else
  * from its right. A reader may box a value with the input's own left border
  * (a sunken 3D frame read as '['), and an icon may stand just left of a
- * button's label: the face still shows to the right of the text.
+ * button's label: the face still shows to the right of the text. `maxW`
+ * bounds the flood each way from the text.
  */
-export function faceAround(g: GreyImage, text: Box): Box | null {
-  return enclosure(g, text) ?? flooded(g, text, FACE_REACH_X, FACE_REACH_Y, SAME, 'right');
+export function faceAround(g: GreyImage, text: Box, maxW = FACE_REACH_X): Box | null {
+  return enclosure(g, text, maxW) ?? flooded(g, text, maxW, FACE_REACH_Y, SAME, 'right');
 }
 
 function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: number, side: 'left' | 'right' = 'left'): Box | null {

@@ -54,6 +54,9 @@ function badgeLike(face: Box, text: Box): boolean {
   return face.height <= text.height * 3 && face.width <= text.width + face.height * 3;
 }
 
+/** The tallest an input wider than a button's face is, in heights of its text: a large input's 48 px round 17 px text. */
+const WIDE_INPUT_HEIGHT = 3.2;
+
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
 
@@ -62,6 +65,8 @@ export class OcrEngine implements LocateEngine {
   readonly capabilities: readonly Capability[] = ['text', 'label', 'readText', 'assert'];
   private ocr: OcrReader | null = null;
   private paddle: PaddleModels | null = null;
+  /** Candidates for a field that are only its text: no input was seen round or beside it. */
+  private readonly fieldUnseen = new WeakSet<Candidate>();
 
   constructor(readonly readerChoice: OcrReaderChoice = ocrReaderFromEnv()) {}
 
@@ -112,7 +117,9 @@ export class OcrEngine implements LocateEngine {
     // read found: a second look at every findAll would double its time.)
     const misplaced = !!asked.place && !context.crop && !found.some((c) => standsIn(c.box, asked.place!, context.screen));
     const partial = () => asked.text !== null && !findText(analysis.lines, asked.text).some((m) => m.standalone && m.score >= CLEAN_MATCH);
-    if (found.length && !misplaced && asked.ordinal === null && !asked.badge && !partial()) return found;
+    // A field asked for whose text shows only outside any input (a code sample's placeholder="Default"): its faint placeholder may be the missed line.
+    const noField = found.every((c) => this.fieldUnseen.has(c));
+    if (found.length && !misplaced && asked.ordinal === null && !asked.badge && !noField && !partial()) return found;
     if (readLines) await readGaps(analysis, context.screen, this.models, readLines, context.deadline, shortest);
     if (ringsToRead) await this.readRings(analysis, context.deadline);
     return this.locateIn(analysis, context, asked, options, true);
@@ -282,12 +289,17 @@ export class OcrEngine implements LocateEngine {
     const { grey } = analysis;
     // An enclosure with other words in it is a container (a menu, a card), not this text's control.
     // A face is centred on its label; an area the text merely sits in (the bottom of a card) is not its control.
+    const faceOf = (found: Box | null) => found && !holdsOtherWords(analysis, found, match.box) && Math.abs(centerY(found) - centerY(match.box)) <= found.height * 0.25 ? found : null;
     const found = faceAround(grey, match.box);
-    const face = found && !holdsOtherWords(analysis, found, match.box) && Math.abs(centerY(found) - centerY(match.box)) <= found.height * 0.25 ? found : null;
+    const face = faceOf(found);
     switch (query.role) {
       case 'field':
       case 'dropdown': {
-        if (inputLike(face, 1.25)) return this.candidate(face, match, `'${match.text}' is shown inside an input`, 1);
+        // An input may span a whole form (600 px and more at 1920 wide), further from its placeholder than a button's face
+        // reaches; as wide a face that stands well above and below its text is a bar (a navbar round a borderless search).
+        const wide = face ?? (found ? null : faceOf(faceAround(grey, match.box, grey.width)));
+        const input = wide === face || (wide && wide.height <= match.box.height * WIDE_INPUT_HEIGHT) ? wide : null;
+        if (inputLike(input, 1.25)) return this.candidate(input, match, `'${match.text}' is shown inside an input`, 1);
         // A text area, and a select showing several rows (a list box), may be taller than an input.
         // (An input's height first: a wider window lets a dark select's flood leak into the card round it.)
         const tall = query.textArea || query.role === 'dropdown';
@@ -301,7 +313,9 @@ export class OcrEngine implements LocateEngine {
         const area = tall ? null : near(TEXT_AREA_HEIGHT);
         if (area) return this.candidate(area, match, `the text area labelled '${match.text}'`, 1);
         // A borderless input (a search bar in a navbar) shows nothing but its placeholder: clicking that text focuses it.
-        return this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no input border seen around or beside it)`, 0.75);
+        const bare = this.candidate(pad(match.box, 2, grey), match, `the text '${match.text}' (no input border seen around or beside it)`, 0.75);
+        this.fieldUnseen.add(bare);
+        return bare;
       }
       case 'checkbox':
       case 'radio': {
