@@ -127,8 +127,9 @@ export function parseQuery(description: string): Query {
     const rest = body.slice(match.index + match[0].length);
     const anchor = after?.text ?? stripQuotes(rest).replace(FILLER, ' ').trim();
     if (!anchor) continue;
-    // "the Sort by dropdown": a relation word with nothing after it but a role word is part of the name.
-    if (!after && ROLE_WORDS.some(([word]) => new RegExp(`^\\s*(?:${word.source})\\s*$`, 'i').test(rest))) continue;
+    // "the Sort by dropdown", "the Sort by: dropdown": a relation word with nothing after it but a label's
+    // punctuation and a role word is part of the name.
+    if (!after && ROLE_WORDS.some(([word]) => new RegExp(`^[\\s:*]*(?:${word.source})\\s*$`, 'i').test(rest))) continue;
     relation = { kind, anchor };
     // Everything from the relation on describes the anchor, not the target.
     body = body.slice(0, match.index);

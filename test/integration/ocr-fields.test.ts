@@ -63,7 +63,8 @@ test('fields are found by their labels inline, above, and with role or relation 
 /**
  * A full-width form on a 1920 px screen (inputs 1,500 px wide, labels over
  * them, a read-only input's faint placeholder far from its right end), a
- * borderless search in a full-width bar (the bar is no input), and a desktop dialog's form: labels with
+ * borderless search in a full-width bar (the bar is no input), and a desktop dialog's form
+ * (a spin box as narrow as its two digits beside its label, a select under it): labels with
  * colons in a column, inputs drawn as sunken frames far along the label's
  * line, and a group box's bottom line under the last row.
  */
@@ -81,6 +82,12 @@ const WIDE = `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="720" 
   <rect x="240" y="${y}" width="396" height="23" fill="#ffffff"/>
   <path d="M240 ${+y + 22.5} V${+y + 0.5} H636" fill="none" stroke="#9f9f9f"/><path d="M241 ${+y + 21.5} V${+y + 1.5} H635" fill="none" stroke="#767676"/>
   <text x="245" y="${+y + 16}" fill="#000000">${value}</text>`).join('')}
+  <text x="720" y="276" fill="#000000">Size:</text>
+  <rect x="760.5" y="260.5" width="45" height="24" rx="2" fill="#ffffff" stroke="#9f9f9f"/>
+  <text x="765" y="277" fill="#000000">10</text>
+  <path d="M789.5 261 V284 M790 272.5 H805" stroke="#c0c0c0"/><path d="M794 269 l3 -3 l3 3 M794 276 l3 3 l3 -3" fill="none" stroke="#404040"/>
+  <rect x="720.5" y="300.5" width="84" height="24" rx="2" fill="#f6f6f6" stroke="#9f9f9f"/>
+  <text x="726" y="317" fill="#000000">Default</text><path d="M790 310 l4 4 l4 -4" fill="none" stroke="#404040"/>
   <rect x="200" y="590" width="1500" height="38" rx="4" fill="#eceef1" stroke="#d9dee3"/>
   <text x="214" y="614" fill="#a1acb8">Readonly input here...</text>
   <text x="200" y="646" fill="#566a7f" font-size="12">READ PLAIN</text>
@@ -101,6 +108,7 @@ test('fields on a wide screen and in a desktop dialog\'s form are found by label
     ['the Delay field', sunken(340)],
     ["the field showing '250'", sunken(340)],
     ['the Home page field', sunken(500)],
+    ['the Size: field', { x: 760, y: 260, width: 46, height: 25 }],
   ];
   const screen = await svgScreen(WIDE);
   assert.deepEqual(await locateMisses(engine, screen, expected), []);

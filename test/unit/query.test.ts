@@ -107,6 +107,8 @@ test('positions relative to another text', () => {
 test('a relation word followed by nothing but the role word is part of the name: "the Sort by dropdown"', () => {
   assert.deepEqual(parse('the Sort by dropdown'), { text: 'Sort by', role: 'dropdown', ordinal: null, relation: null, hint: 'any' });
   assert.deepEqual(parse('Sort by button'), { text: 'Sort by', role: 'button', ordinal: null, relation: null, hint: 'any' });
+  // A label copied with its colon: "Sort by:" on the screen.
+  assert.deepEqual(parse('the Sort by: dropdown'), { text: 'Sort by:', role: 'dropdown', ordinal: null, relation: null, hint: 'any' });
 });
 
 test('a role word inside the whole text keeps the role when another names the control: "the Large input field"', () => {

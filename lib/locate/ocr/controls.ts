@@ -80,16 +80,20 @@ function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: numb
 
 /**
  * A box shaped like a text input or a select: wider than tall, between 16 and
- * 80 px high (`tallest`: a text area asked for may be taller). A face a value
- * is read in may be as compact as a spin button's entry (its steppers beside
- * it): `minRatio` 1.25.
+ * 80 px high (`tallest`: a text area asked for may be taller), and at least
+ * 40 px wide. A compact one (`minRatio` under 1.8: a face a value is read in,
+ * a face on its label's line) may be as small as a spin box's entry, its
+ * steppers beside it: '10' in a face 25 px wide.
  */
 export function inputLike(box: Box | null, minRatio = 1.8, tallest = INPUT_HEIGHT): box is Box {
-  return !!box && box.height >= 16 && box.height <= tallest && box.width >= 40 && box.width >= box.height * minRatio;
+  const narrowest = minRatio < 1.8 ? COMPACT_WIDTH : 40;
+  return !!box && box.height >= 16 && box.height <= tallest && box.width >= narrowest && box.width >= box.height * minRatio;
 }
 
-/** The least width to height of an input beside its label, centred on the label's line (a select showing '25'). */
-const COMPACT_RATIO = 1.1;
+/** The least width to height of a compact input: beside its label on its line (a select showing '25'), or holding its value. */
+export const COMPACT_RATIO = 1.1;
+/** The narrowest a compact input is, in pixels: a spin box's entry for two digits. */
+const COMPACT_WIDTH = 24;
 /** The tallest a one-line input or a select is, in pixels. */
 const INPUT_HEIGHT = 80;
 /** The tallest a text area is looked for, in pixels: a few lines more than an input. */

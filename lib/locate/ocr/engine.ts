@@ -2,7 +2,7 @@ import { Box, bottom, centerX, centerY, contains, pad, readingOrder, right } fro
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
-import { faceAround, fieldNear, inputLike, openBetween, ownFace, TEXT_AREA_HEIGHT, toggleNear } from './controls';
+import { COMPACT_RATIO, faceAround, fieldNear, inputLike, openBetween, ownFace, TEXT_AREA_HEIGHT, toggleNear } from './controls';
 import { sameLetters, similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
@@ -299,7 +299,7 @@ export class OcrEngine implements LocateEngine {
         // reaches; as wide a face that stands well above and below its text is a bar (a navbar round a borderless search).
         const wide = face ?? (found ? null : faceOf(faceAround(grey, match.box, grey.width)));
         const input = wide === face || (wide && wide.height <= match.box.height * WIDE_INPUT_HEIGHT) ? wide : null;
-        if (inputLike(input, 1.25)) return this.candidate(input, match, `'${match.text}' is shown inside an input`, 1);
+        if (inputLike(input, COMPACT_RATIO)) return this.candidate(input, match, `'${match.text}' is shown inside an input`, 1);
         // A text area, and a select showing several rows (a list box), may be taller than an input.
         // (An input's height first: a wider window lets a dark select's flood leak into the card round it.)
         const tall = query.textArea || query.role === 'dropdown';
