@@ -297,8 +297,8 @@ export class OcrEngine implements LocateEngine {
       case 'dropdown': {
         // An input may span a whole form (600 px and more at 1920 wide), further from its placeholder than a button's face
         // reaches; as wide a face that stands well above and below its text is a bar (a navbar round a borderless search).
-        const wide = face ?? (found ? null : faceOf(faceAround(grey, match.box, grey.width)));
-        const input = wide === face || (wide && wide.height <= match.box.height * WIDE_INPUT_HEIGHT) ? wide : null;
+        const wide = face || found ? null : faceOf(faceAround(grey, match.box, grey.width));
+        const input = face ?? (wide && wide.height <= match.box.height * WIDE_INPUT_HEIGHT ? wide : null);
         if (inputLike(input, COMPACT_RATIO)) return this.candidate(input, match, `'${match.text}' is shown inside an input`, 1);
         // A text area, and a select showing several rows (a list box), may be taller than an input.
         // (An input's height first: a wider window lets a dark select's flood leak into the card round it.)
