@@ -131,3 +131,44 @@ test('a faint placeholder the first read misses is found in its input, not in a 
   ];
   assert.deepEqual(await locateMisses(engine, screen, expected), []);
 });
+
+/**
+ * A desktop dialog's group boxes (as Qt's Fusion style draws them): a title
+ * over a frame that holds a row of radios and a disabled, faint row with a
+ * select, and a title over a frame whose first control is a select over a
+ * preview. The title names the group's select, not the frame; an input right
+ * under its label, and a text area showing its text, stay what they were.
+ */
+const GROUPS = `<svg xmlns="http://www.w3.org/2000/svg" width="1120" height="560" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="13">
+  <rect width="1120" height="560" fill="#efefef"/>
+  <text x="40" y="40" fill="#000000">Palette</text>
+  <rect x="40.5" y="52.5" width="700" height="73" fill="#f3f3f3" stroke="#d0d0d0"/>
+  <circle cx="58" cy="74" r="6" fill="#ffffff" stroke="#8a8a8a"/><circle cx="58" cy="74" r="3" fill="#303030"/>
+  <text x="72" y="79" fill="#000000">Default</text>
+  <circle cx="140" cy="74" r="6" fill="#ffffff" stroke="#8a8a8a"/><text x="154" y="79" fill="#000000">Custom</text>
+  <text x="52" y="108" fill="#a8a8a8">Color scheme:</text>
+  <rect x="150.5" y="92.5" width="150" height="23" rx="2" fill="#efefef" stroke="#c8c8c8"/>
+  <text x="156" y="108" fill="#a8a8a8">airy</text><path d="M286 102 l4 4 l4 -4" fill="none" stroke="#a8a8a8"/>
+  <text x="40" y="160" fill="#000000">Preview</text>
+  <rect x="40.5" y="172.5" width="700" height="300" fill="#f3f3f3" stroke="#d0d0d0"/>
+  <rect x="52.5" y="184.5" width="126" height="23" rx="2" fill="#fafafa" stroke="#a0a0a0"/>
+  <text x="58" y="200" fill="#000000">Active palette</text><path d="M162 194 l4 4 l4 -4" fill="none" stroke="#404040"/>
+  <rect x="52" y="220" width="676" height="240" fill="#a0a0a0"/>
+  <rect x="70.5" y="240.5" width="200" height="24" fill="#ffffff" stroke="#808080"/>
+  <rect x="290.5" y="240.5" width="120" height="24" fill="#e0e0e0" stroke="#808080"/><text x="320" y="257" fill="#000000">PushButton</text>
+  <text x="780" y="40" fill="#000000">Nickname</text>
+  <rect x="780.5" y="52.5" width="200" height="24" fill="#ffffff" stroke="#a0a0a0"/>
+  <text x="780" y="160" fill="#000000">Comment</text>
+  <rect x="780.5" y="172.5" width="300" height="120" fill="#ffffff" stroke="#a0a0a0"/>
+  <text x="788" y="192" fill="#000000">First line</text><text x="788" y="210" fill="#000000">Second line</text>
+</svg>`;
+
+test('a group box\'s title names the select in the group, not the frame', { timeout: 120_000 }, async () => {
+  const expected: [string, { x: number; y: number; width: number; height: number }][] = [
+    ['Palette dropdown', { x: 150, y: 92, width: 151, height: 24 }],
+    ["the 'Preview' select", { x: 52, y: 184, width: 127, height: 24 }],
+    ['the Nickname field', { x: 780, y: 52, width: 201, height: 25 }],
+    ['the Comment field', { x: 780, y: 172, width: 301, height: 121 }],
+  ];
+  assert.deepEqual(await locateMisses(engine, await svgScreen(GROUPS), expected), []);
+});

@@ -12,6 +12,7 @@ import { PaddleModels, TextLine } from './paddle';
 import { OcrReaderChoice, ocrReaderFromEnv } from '../../config/locators';
 import { LineReader, readAllLines, readGaps } from './gaps';
 import { readRinged } from './ringed';
+import { controlInGroup, groupFrame } from './groups';
 
 /**
  * The offline engine: reads the screen's text and turns a description into
@@ -117,8 +118,9 @@ export class OcrEngine implements LocateEngine {
     // read found: a second look at every findAll would double its time.)
     const misplaced = !!asked.place && !context.crop && !found.some((c) => standsIn(c.box, asked.place!, context.screen));
     const partial = () => asked.text !== null && !findText(analysis.lines, asked.text).some((m) => m.standalone && m.score >= CLEAN_MATCH);
-    // A field asked for whose text shows only outside any input (a code sample's placeholder="Default"): its faint placeholder may be the missed line.
-    const noField = found.every((c) => this.fieldUnseen.has(c));
+    // A field whose best match shows outside any input (a code sample's placeholder="Default"), or labels a group whose
+    // inputs were not read: its faint placeholder, or the group's faint rows, may be the missed lines.
+    const noField = !found.length || this.fieldUnseen.has(found[0]);
     if (found.length && !misplaced && asked.ordinal === null && !asked.badge && !noField && !partial()) return found;
     if (readLines) await readGaps(analysis, context.screen, this.models, readLines, context.deadline, shortest);
     if (ringsToRead) await this.readRings(analysis, context.deadline);
@@ -305,7 +307,15 @@ export class OcrEngine implements LocateEngine {
         const tall = query.textArea || query.role === 'dropdown';
         const near = (tallest?: number) => fieldNear(grey, match.box, 'auto', tallest, query.shown);
         const field = near() ?? (tall ? near(TEXT_AREA_HEIGHT) : null);
-        if (field) return this.candidate(field, match, `the input labelled '${match.text}'`, 1);
+        const frame = query.shown ? null : groupFrame(analysis, match.box, field);
+        const grouped = frame && controlInGroup(analysis, frame);
+        if (grouped) return this.candidate(grouped, match, `the first input in the group under '${match.text}'`, 1);
+        if (field) {
+          const labelled = this.candidate(field, match, `the input labelled '${match.text}'`, 1);
+          // A group's frame with no input read in it: its faint (disabled) rows may be lines the first read missed.
+          if (frame === field) this.fieldUnseen.add(labelled);
+          return labelled;
+        }
         // An underlined field (Material's, a text area drawn with only a bottom line) shows its value just under its label.
         const value = query.shown ? null : valueBelow(analysis, match);
         if (value) return this.candidate(pad(value.box, 4, grey), match, `the value '${value.text}' shown under the label '${match.text}' (no input border seen)`, 0.8);
