@@ -205,3 +205,23 @@ test('desktop screens: the accessibility tree gives the same elements, fields la
   assert.deepEqual(snap.texts.find((t) => t.text === 'Demo window')!.box, box(300, 128, 640, 22));
   assert.ok(snap.allText.includes('off screen'), 'hidden names still keep negatives away');
 });
+
+test('desktop screens: a group box\'s title labels the one control of its kind in the group, and none of two', async () => {
+  const { snapshotFromTree } = await import('../../bench/locate/real/desktop');
+  const node = (path: string, role: string, name: string, b = box(10, 10), extra: Record<string, unknown> = {}) => ({
+    path, parent: null, role, name, description: '', value: null, states: [] as string[], box: b, app: 'demo', window: 'Demo', labelledBy: [] as string[], ...extra,
+  });
+  // Qt gives a group box's title as the label of every control in it, after the control's own label if it has one.
+  const snap = snapshotFromTree([
+    node(':1/0', 'panel', 'Sizes', box(10, 10, 400, 100)),
+    node(':1/0/0', 'label', 'Width:', box(20, 40, 60, 16)),
+    node(':1/0/1', 'spin button', '', box(200, 36, 190, 24), { states: ['editable'], value: '300 px', labelledBy: [':1/0/0', ':1/0'] }),
+    node(':1/0/2', 'spin button', '', box(200, 70, 190, 24), { states: ['editable'], value: '6 px', labelledBy: [':1/0'] }),
+    node(':1/1', 'panel', 'Palette', box(10, 130, 400, 100)),
+    node(':1/1/0', 'radio button', 'Custom', box(20, 160, 80, 18), { labelledBy: [':1/1'] }),
+    node(':1/1/1', 'combo box', 'airy', box(200, 190, 150, 24), { labelledBy: [':1/1'] }),
+  ], { width: 1366, height: 768 });
+  assert.deepEqual(snap.elements.filter((e) => e.kind === 'field' || e.kind === 'dropdown').map((e) => `${e.kind}:${e.text}:${e.value}`), [
+    'field:Width::300 px', 'field::6 px', 'dropdown:Palette:airy',
+  ]);
+});

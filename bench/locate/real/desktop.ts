@@ -84,6 +84,19 @@ function cutByContainer(nodes: A11yNode[]): Set<A11yNode> {
   return cut;
 }
 
+/** The kind of target a node is, by its role and states; undefined when it is none. */
+function kindOf(node: A11yNode): TargetKind | undefined {
+  const kind = ROLE_KIND[node.role];
+  // A text node is a field only when it can be typed in; otherwise it is text shown.
+  if (node.role === 'text' && !node.states.includes('editable')) return 'text';
+  if ((kind === 'field' || kind === 'dropdown') && node.states.includes('multi-line')) return 'textarea';
+  if (kind === 'checkbox' && togglesAsButton(node.name, node.box)) return 'button';
+  return kind;
+}
+
+const within = (inner: A11yNode['box'], outer: A11yNode['box']) =>
+  inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+
 /** What a person sees of the tree: named controls with their boxes, field labels from the labelled-by relation. */
 export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; height: number }): ScreenSnapshot {
   const byPath = new Map(nodes.map((n) => [n.path, n]));
@@ -91,16 +104,16 @@ export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; hei
   const elements: SeenElement[] = [];
   const unsure: ScreenSnapshot['texts'] = [];
   const cut = cutByContainer(nodes.filter(onScreen));
-  for (const node of nodes.filter(onScreen)) {
-    let kind = ROLE_KIND[node.role];
+  const kinds = new Map(nodes.filter(onScreen).map((n) => [n, kindOf(n)]));
+  // A group box's title is the label of every control in the group (Qt gives it so): it names one of them only when
+  // the group holds no other of its kind ('the Sizes field' over Width and Spacing names neither).
+  const sharedTitle = (title: A11yNode, node: A11yNode) => within(node.box, title.box) &&
+    [...kinds].some(([other, kind]) => other !== node && kind === kinds.get(node) && within(other.box, title.box));
+  for (const [node, kind] of kinds) {
     if (!kind) continue;
-    // A text node is a field only when it can be typed in; otherwise it is text shown.
-    if (node.role === 'text' && !node.states.includes('editable')) kind = 'text';
     const field = kind === 'field' || kind === 'dropdown' || kind === 'textarea';
-    if (field && node.states.includes('multi-line')) kind = 'textarea';
-    if (kind === 'checkbox' && togglesAsButton(node.name, node.box)) kind = 'button';
     // Chromium gives a <label> its text as the value, with no name.
-    const label = node.labelledBy.map((p) => byPath.get(p)).find((l) => l && onScreen(l) && norm(l.name || l.value));
+    const label = node.labelledBy.map((p) => byPath.get(p)).find((l) => l && onScreen(l) && norm(l.name || l.value) && !sharedTitle(l, node));
     const text = field ? shown(label?.name || label?.value) : shown(node.name || node.value);
     if (!field && !text) continue;
     // No target where the text may not show, but a copy of it all the same when copies are counted.
