@@ -137,7 +137,8 @@ test('a faint placeholder the first read misses is found in its input, not in a 
  * over a frame that holds a row of radios and a disabled, faint row with a
  * select, and a title over a frame whose first control is a select over a
  * preview. The title names the group's select, not the frame; an input right
- * under its label, and a text area showing its text, stay what they were.
+ * under its label, and a text area showing its text, stay what they were. A
+ * label names its select before a tab that shows the same word among others.
  */
 const GROUPS = `<svg xmlns="http://www.w3.org/2000/svg" width="1120" height="560" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="13">
   <rect width="1120" height="560" fill="#efefef"/>
@@ -161,14 +162,19 @@ const GROUPS = `<svg xmlns="http://www.w3.org/2000/svg" width="1120" height="560
   <text x="780" y="160" fill="#000000">Comment</text>
   <rect x="780.5" y="172.5" width="300" height="120" fill="#ffffff" stroke="#a0a0a0"/>
   <text x="788" y="192" fill="#000000">First line</text><text x="788" y="210" fill="#000000">Second line</text>
+  <rect x="780.5" y="340.5" width="100" height="24" fill="#f8f8f8" stroke="#c0c0c0"/><text x="789" y="357" fill="#000000">Style Sheets</text>
+  <text x="780" y="410" fill="#000000">Style:</text>
+  <rect x="824.5" y="394.5" width="110" height="23" rx="2" fill="#fafafa" stroke="#a0a0a0"/>
+  <text x="830" y="410" fill="#000000">Fusion</text><path d="M918 404 l4 4 l4 -4" fill="none" stroke="#404040"/>
 </svg>`;
 
-test('a group box\'s title names the select in the group, not the frame', { timeout: 120_000 }, async () => {
+test('a group box\'s title names the select in the group, not the frame, and a label its select before a tab showing more', { timeout: 120_000 }, async () => {
   const expected: [string, { x: number; y: number; width: number; height: number }][] = [
     ['Palette dropdown', { x: 150, y: 92, width: 151, height: 24 }],
     ["the 'Preview' select", { x: 52, y: 184, width: 127, height: 24 }],
     ['the Nickname field', { x: 780, y: 52, width: 201, height: 25 }],
     ['the Comment field', { x: 780, y: 172, width: 301, height: 121 }],
+    ['the Style dropdown', { x: 824, y: 394, width: 111, height: 24 }],
   ];
   assert.deepEqual(await locateMisses(engine, await svgScreen(GROUPS), expected), []);
 });

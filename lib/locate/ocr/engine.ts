@@ -301,7 +301,8 @@ export class OcrEngine implements LocateEngine {
         // reaches; as wide a face that stands well above and below its text is a bar (a navbar round a borderless search).
         const wide = face || found ? null : faceOf(faceAround(grey, match.box, grey.width));
         const input = face ?? (wide && wide.height <= match.box.height * WIDE_INPUT_HEIGHT ? wide : null);
-        if (inputLike(input, COMPACT_RATIO)) return this.candidate(input, match, `'${match.text}' is shown inside an input`, 1);
+        // An input showing more than the text (a tab 'Style Sheets' for "the Style dropdown") fits less than a label of just that.
+        if (inputLike(input, COMPACT_RATIO)) return this.candidate(input, match, `'${match.text}' is shown inside an input`, match.standalone ? 1 : PART_OF_LABEL);
         // A text area, and a select showing several rows (a list box), may be taller than an input.
         // (An input's height first: a wider window lets a dark select's flood leak into the card round it.)
         const tall = query.textArea || query.role === 'dropdown';
