@@ -155,3 +155,15 @@ test('a badge on the corner of a word or an icon is found by its face, though it
   assert.ok(ring.width >= 17 && ring.width <= 22 && ring.height >= 17 && ring.height <= 22, JSON.stringify(ring));
   assert.ok(glyph.width >= 3 && glyph.width <= 7 && glyph.height >= 10 && glyph.height <= 14, `${glyph.width}x${glyph.height}`);
 });
+
+test("a group box's two rows of short texts are no pager: none of them is read in a share of the frame", () => {
+  const width = 400, height = 100;
+  const data = new Uint8Array(width * height).fill(250);
+  const bar = (x0: number, y0: number, w: number, h: number, v: number) => { for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) data[y * width + x] = v; };
+  // A frame 70 px high; a row of two short texts over a row of two more, the lower ones starting left of the upper ones.
+  bar(20, 10, 340, 70, 200); bar(21, 11, 338, 68, 240);
+  bar(60, 30, 5, 11, 40); bar(200, 30, 5, 11, 40);
+  bar(50, 50, 20, 11, 40); bar(190, 50, 20, 11, 40);
+  const frameShares = ringsOn({ width, height, data }).filter((r) => r.ring.height >= 60);
+  assert.deepEqual(frameShares.map((r) => r.ring), []);
+});

@@ -25,8 +25,9 @@ const FRAME_HEIGHT = 3.5;
 export function groupFrame(analysis: Analysis, title: Box, under: Box | null): Box | null {
   const frame = under ?? fieldNear(analysis.grey, title, 'below', analysis.grey.height);
   if (!frame || frame.y < bottom(title) - 2) return null;
-  const words = wordsWithin(analysis, frame);
-  return words.length && frame.height > FRAME_HEIGHT * Math.max(...words.map((w) => w.height)) ? frame : null;
+  // The words' usual height: a glyph read in a ring is boxed as tall as its ring.
+  const heights = wordsWithin(analysis, frame).map((w) => w.height).sort((a, b) => a - b);
+  return heights.length && frame.height > FRAME_HEIGHT * heights[Math.floor(heights.length / 2)] ? frame : null;
 }
 
 /** The first input inside a group's frame, in reading order; null when none of the words read in it shows one. */

@@ -203,7 +203,9 @@ function segments(grey: GreyImage, shape: Component, parts: Component[]): RingGl
   };
   // One row of texts, each centred on the face's height: stacked rows (a list group's items) are not one face.
   const faceMiddle = (shape.y0 + shape.y1) / 2;
-  if (texts.length < 2 || texts.length > MOST_SEGMENTS || texts.some((t) => Math.abs((t.y0 + t.y1) / 2 - faceMiddle) > sh / 4)) return [];
+  // Texts side by side, none over another: two rows' texts overlap across (a group box's radios over its select).
+  const overlapping = texts.some((t, i) => i > 0 && t.x0 <= texts[i - 1].x1);
+  if (texts.length < 2 || texts.length > MOST_SEGMENTS || overlapping || texts.some((t) => Math.abs((t.y0 + t.y1) / 2 - faceMiddle) > sh / 4)) return [];
   // A pager's words ('PREV', 'NEXT') are left to the line readers; they only bound their neighbours' shares.
   return texts.flatMap((t, i) => {
     if (!short(t)) return [];
