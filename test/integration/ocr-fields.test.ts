@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'path';
+import type { Box } from '../../lib/locate/geometry';
 import { OcrEngine } from '../../lib/locate/ocr/engine';
 import { parseQuery } from '../../lib/locate/query';
 import { loadScreen } from '../../lib/service/offline';
@@ -169,7 +170,7 @@ const GROUPS = `<svg xmlns="http://www.w3.org/2000/svg" width="1120" height="560
 </svg>`;
 
 test('a group box\'s title names the select in the group, not the frame, and a label its select before a tab showing more', { timeout: 120_000 }, async () => {
-  const expected: [string, { x: number; y: number; width: number; height: number }][] = [
+  const expected: [string, Box][] = [
     ['Palette dropdown', { x: 150, y: 92, width: 151, height: 24 }],
     ["the 'Preview' select", { x: 52, y: 184, width: 127, height: 24 }],
     ['the Nickname field', { x: 780, y: 52, width: 201, height: 25 }],
