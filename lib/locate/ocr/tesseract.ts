@@ -13,10 +13,13 @@ import { GreyImage, INK, toPgm } from './preprocess';
  * - the screen is cut into horizontal bands of text at blank rows, and the
  *   words of each band are remembered by the band's pixels, so the parts of a
  *   screen that did not change are never read twice;
- * - bands not seen before are stacked into chunks of bounded size, which the
- *   workers (one per core, at most two) take in turn until the deadline: a
- *   screen full of text is read in part, never for longer than the find may
- *   take, and the next look reads on where this one stopped.
+ * - a tall band is cut at its blank rows, between lines of text, so that the
+ *   screen falls into pieces small enough to share out;
+ * - pieces not seen before are stacked into chunks of about equal ink, which
+ *   the workers (one per core, at most two) take in turn until the deadline:
+ *   both workers stay busy to the end, a screen full of text is read in part,
+ *   never for longer than the find may take, and the next look reads on where
+ *   this one stopped.
  */
 export interface OcrWord {
   /** Read inside a ring of its own (a page number): a whole label, never part of a neighbour's phrase. */
@@ -40,6 +43,23 @@ const MEMO_LIMIT = 4000;
 const CHUNK_INK = 30_000;
 /** Rows of a band too dense for one call, per slice: it is cut between its lines. */
 const SLICE_ROWS = 120;
+/**
+ * Ink a piece of a band may hold before it is cut at a blank row: a screen's
+ * text falls into a handful of pieces, which the workers share evenly
+ * (tesseract's time follows the ink it reads, not the rows).
+ */
+const PIECE_INK = 4_000;
+/**
+ * A row is blank when all of it is near white: between lines of text, not
+ * through a word or a box's sides, and not through grey that tesseract, which
+ * sets its own black level per image, might read as ink in one piece and not
+ * in the other (a window's edge on a grey desktop read as '|').
+ */
+const BLANK_ROW = 235;
+/** The fewest rows a piece has: a line of text with its margins. */
+const PIECE_MIN_ROWS = 16;
+/** Chunks per worker a screen is shared out in: the one that finishes first takes the next. */
+const CHUNKS_PER_WORKER = 2;
 
 /** What one read got: the words, and how many bands the deadline left unread. */
 export interface Reading {
@@ -150,7 +170,7 @@ export class OcrReader {
 
   /** Every word on the prepared screen, in screen coordinates. */
   async read(image: GreyImage, deadline = Infinity): Promise<Reading> {
-    const bands: Band[] = cutDenseBands(image, findBands(image)).map((b) => ({ ...b, key: bandKey(image, b.y0, b.y1) }));
+    const bands: Band[] = cutAtBlankRows(image, cutDenseBands(image, findBands(image))).map((b) => ({ ...b, key: bandKey(image, b.y0, b.y1) }));
     const fresh = bands.filter((b) => !this.memo.has(b.key));
     const unique = [...new Map(fresh.map((b) => [b.key, b])).values()];
     if (unique.length) await this.readBands(image, unique, deadline);
@@ -176,17 +196,19 @@ export class OcrReader {
   }
 
   /**
-   * A screen as UIs are, with little ink, is read in one stack per worker,
-   * balanced by height. A screen full of text is read in chunks of bounded
-   * ink, top to bottom, that each worker takes in turn until the deadline.
+   * Chunks of about equal ink that each worker takes in turn until the
+   * deadline, the inkiest first (a band that could not be cut, read last,
+   * would keep one worker busy while the other waits): a screen full of text
+   * is read in chunks of bounded ink, and one of a few lines is shared out
+   * evenly.
    */
   private async readBands(image: GreyImage, bands: Band[], deadline: number): Promise<void> {
     const inks = bands.map((band) => inkIn(image, band.y0, band.y1));
     const total = inks.reduce((sum, ink) => sum + ink, 0);
-    const chunks: Band[][] = total <= CHUNK_INK * this.slots.length ? balancedStacks(bands, this.slots.length) : inkChunks(bands, inks);
+    const most = Math.min(CHUNK_INK, Math.max(PIECE_INK, total / (this.slots.length * CHUNKS_PER_WORKER)));
+    const chunks = inkChunks(bands, inks, most).sort((a, b) => b.ink - a.ink).map((chunk) => chunk.bands);
     await Promise.all(this.slots.map(async (slot) => {
       for (let chunk = chunks.shift(); chunk && Date.now() < deadline; chunk = chunks.shift()) {
-        if (!chunk.length) continue;
         const { image: stacked, offsets } = stackBands(image, chunk);
         const words = await slot.read(stacked, '11');
         const perBand = chunk.map(() => [] as OcrWord[]);
@@ -216,30 +238,16 @@ function inkIn(image: GreyImage, y0: number, y1: number): number {
   return count;
 }
 
-/** One stack per worker, balanced by height, in reading order. */
-function balancedStacks(bands: Band[], count: number): Band[][] {
-  const total = bands.reduce((sum, b) => sum + (b.y1 - b.y0), 0);
-  const stacks: Band[][] = Array.from({ length: count }, () => []);
-  let filled = 0;
-  for (const band of bands) {
-    stacks[Math.min(count - 1, Math.floor((filled / total) * count))].push(band);
-    filled += band.y1 - band.y0;
-  }
-  return stacks;
-}
-
-/** Consecutive bands in chunks of at most CHUNK_INK inked pixels (a denser band is a chunk alone). */
-function inkChunks(bands: Band[], inks: number[]): Band[][] {
-  const chunks: Band[][] = [];
-  let ink = 0;
+/** Consecutive bands in chunks of at most `most` inked pixels (a denser band is a chunk alone). */
+function inkChunks(bands: Band[], inks: number[], most: number): { bands: Band[]; ink: number }[] {
+  const chunks: { bands: Band[]; ink: number }[] = [];
   bands.forEach((band, i) => {
     const last = chunks[chunks.length - 1];
-    if (last && ink + inks[i] <= CHUNK_INK) {
-      last.push(band);
-      ink += inks[i];
+    if (last && last.ink + inks[i] <= most) {
+      last.bands.push(band);
+      last.ink += inks[i];
     } else {
-      chunks.push([band]);
-      ink = inks[i];
+      chunks.push({ bands: [band], ink: inks[i] });
     }
   });
   return chunks;
@@ -261,6 +269,44 @@ export function cutDenseBands(image: GreyImage, bands: { y0: number; y1: number 
     cut.push({ y0, y1: band.y1 });
   }
   return cut;
+}
+
+/**
+ * Cuts each band with more ink than PIECE_INK at its blank rows, into pieces
+ * of about PIECE_INK: a blank row lies between lines of text, so no word is
+ * cut. The cut falls in the middle of a run of blank rows, so the text on
+ * either side keeps its white margin, and no piece is thinner than a line of
+ * text with its margins. A band with no blank row stays whole.
+ */
+export function cutAtBlankRows(image: GreyImage, bands: { y0: number; y1: number }[]): { y0: number; y1: number }[] {
+  const cut: { y0: number; y1: number }[] = [];
+  for (const band of bands) {
+    let y0 = band.y0, ink = 0, runStart = -1, at = -1;
+    for (let y = band.y0; y < band.y1; y++) {
+      const row = inkIn(image, y, y + 1);
+      if (blankRow(image, y)) {
+        if (runStart < 0) runStart = y;
+        const middle = Math.floor((runStart + y) / 2);
+        if (middle - y0 >= PIECE_MIN_ROWS && band.y1 - middle >= PIECE_MIN_ROWS) at = middle;
+      } else {
+        runStart = -1;
+      }
+      ink += row;
+      if (ink > PIECE_INK && at > y0 && runStart < 0) {
+        cut.push({ y0, y1: at });
+        y0 = at;
+        ink = inkIn(image, y0, y + 1);
+        at = -1;
+      }
+    }
+    cut.push({ y0, y1: band.y1 });
+  }
+  return cut;
+}
+
+function blankRow(image: GreyImage, y: number): boolean {
+  for (let i = y * image.width, end = i + image.width; i < end; i++) if (image.data[i] < BLANK_ROW) return false;
+  return true;
 }
 
 function bandKey(image: GreyImage, y0: number, y1: number): string {
