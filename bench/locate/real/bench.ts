@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import { Figure, figure } from '../../stats';
+import { Figure, figure, withRatio } from '../../stats';
 import { scoreCases, stopFixtureLocator } from '../accuracy';
 import type { Category as FixtureCategory } from '../cases';
 import { BoundedRunner } from './bounded-runner';
@@ -48,12 +48,18 @@ export async function scoreRealCases(set: RealSet, cases: RealCase[], runner: Bo
   return outcomes;
 }
 
-/** Finds on screens never seen, at each resolution: positives (the uncached find) and an absent text (every band read). */
+/**
+ * Finds on screens never seen, at each resolution: positives (the uncached
+ * find) and an absent text (every band read), each beside the baseline of the
+ * same run, plain tesseract reading the same screens: the ratio says what a
+ * find costs on any machine, however fast it runs that day.
+ */
 async function timeFreshFinds(set: RealSet, cases: RealCase[], runner: BoundedRunner<LocateJob, LocateAnswer>): Promise<Figure[]> {
   const figures: Figure[] = [];
   for (const [resolution, screens] of groupBy(set.screens, (s) => `${s.width}x${s.height}`)) {
     const finds: number[] = [];
     const reads: number[] = [];
+    const plain: number[] = [];
     for (const screen of screens) {
       const mine = cases.filter((c) => c.screen === screen.id);
       for (const c of mine.filter((x) => x.category !== 'negative').slice(0, 2)) {
@@ -65,10 +71,14 @@ async function timeFreshFinds(set: RealSet, cases: RealCase[], runner: BoundedRu
         const r = await runner.run({ png: screenPath(screen), description: absent.description, fresh: true });
         if (r.ok) reads.push(r.value.ms);
       }
+      const r = await runner.run({ png: screenPath(screen), description: '', plain: true });
+      if (r.ok) plain.push(r.value.ms);
     }
     const main = resolution === '1366x768';
-    if (finds.length) figures.push(figure(`find(), uncached, real UIs, never-seen screen, ${resolution}`, finds, main ? '<= 400' : undefined));
-    if (reads.length) figures.push(figure(`full-screen read of a fresh screen (absent text), ${resolution}`, reads, main ? '<= 600' : undefined));
+    const baseline = figure(`baseline: plain tesseract reading the screen, ${resolution}`, plain);
+    if (finds.length) figures.push(withRatio(figure(`find(), uncached, real UIs, never-seen screen, ${resolution}`, finds, main ? '<= 400' : undefined), baseline));
+    if (reads.length) figures.push(withRatio(figure(`full-screen read of a fresh screen (absent text), ${resolution}`, reads, main ? '<= 600' : undefined), baseline));
+    if (plain.length) figures.push(baseline);
   }
   return figures;
 }
