@@ -244,3 +244,25 @@ test('a full-width input on a wide screen (1,400 px) is found under and beside i
   g.outline(300, 118, 1500, 38, 200);
   assert.deepEqual(fieldNear(g, { x: 40, y: 130, width: 70, height: 13 }), { x: 300, y: 118, width: 1500, height: 38 });
 });
+
+test('a focused input\'s caret, just right of its value and as tall as its face, does not hide the face round the value', () => {
+  const g = canvas(500, 120);
+  g.fill(0, 0, 500, 120, 239);
+  sunken(g, 150, 40, 300, 23);
+  g.fill(155, 45, 80, 13, 30); // the value '%{artist}'
+  g.fill(237, 42, 1, 19, 20); // the caret, from the face's top to its bottom
+  const read = { x: 152, y: 42, width: 86, height: 19 }; // boxed from the face's edge to the caret
+  assert.deepEqual(faceAround(g, read), { x: 151, y: 41, width: 87, height: 21 });
+});
+
+test('a text area nearly as high as it is wide (a desktop form\'s comment box) is found under its label', () => {
+  const g = canvas(600, 400);
+  g.fill(20, 20, 40, 12, 40); // the label 'Text:'
+  g.outline(20, 40, 444, 270, 150);
+  assert.deepEqual(fieldNear(g, { x: 20, y: 20, width: 40, height: 12 }, 'auto', TEXT_AREA_HEIGHT), { x: 20, y: 40, width: 444, height: 270 });
+  // As square a box of an input's height is no input.
+  const h = canvas(600, 200);
+  h.fill(20, 20, 40, 12, 40);
+  h.outline(20, 40, 60, 45, 150);
+  assert.equal(fieldNear(h, { x: 20, y: 20, width: 40, height: 12 }, 'auto', TEXT_AREA_HEIGHT), null);
+});

@@ -166,3 +166,15 @@ test('the same letters with a space dropped or added are the same text; other le
   assert.ok(sameLetters('Sign In', 'SignIn'));
   assert.ok(!sameLetters('Div as Inputs', 'Div as Input'));
 });
+
+test('a word joins the line it sits nearest, not the first it fits: a value boxed tall with its input keeps the label beside it on its line', () => {
+  const sized = (text: string, x: number, y: number, height: number): OcrWord => ({ ...word(text, x, y), height });
+  const lines = groupLines([
+    sized('/home/alice', 697, 150, 19), // the value of the input above, boxed with its frame
+    sized('Tags', 225, 161, 12), sized('from', 257, 160, 10), sized('filename:', 289, 160, 10),
+    sized('%{track}', 357, 156, 19), // this row's value, boxed with its frame too
+  ]);
+  const label = lines.find((l) => l.words.some((w) => w.text === 'from'))!;
+  assert.deepEqual(label.words.map((w) => w.text), ['Tags', 'from', 'filename:', '%{track}']);
+  assert.equal(findText(lines, 'Tags from filename:').length, 1);
+});

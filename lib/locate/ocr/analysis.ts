@@ -75,10 +75,15 @@ export function groupLines(words: OcrWord[]): Line[] {
   const lines: Line[] = [];
   for (const word of sorted) {
     const middle = word.y + word.height / 2;
-    const line = lines.find((l) => {
+    // The nearest line it fits, not the first: a tall box (a value read with its input's border) fits two lines,
+    // and taking the first would pull the words of the label beside it into the line above.
+    let line: Line | null = null;
+    let nearest = Infinity;
+    for (const l of lines) {
       const last = l.words[l.words.length - 1];
-      return Math.abs(last.y + last.height / 2 - middle) < Math.max(4, Math.min(last.height, word.height) * 0.5);
-    });
+      const off = Math.abs(last.y + last.height / 2 - middle);
+      if (off < Math.max(4, Math.min(last.height, word.height) * 0.5) && off < nearest) [line, nearest] = [l, off];
+    }
     if (line) line.words.push(word);
     else lines.push({ words: [word] });
   }

@@ -34,19 +34,31 @@ export function enclosure(g: GreyImage, text: Box, maxW = FACE_REACH_X, maxH = F
 
 /**
  * The face a read text stands on, flooded from beside it: from its left, else
- * from its right. A reader may box a value with the input's own left border
- * (a sunken 3D frame read as '['), and an icon may stand just left of a
- * button's label: the face still shows to the right of the text. `maxW`
- * bounds the flood each way from the text.
+ * from its right, else from just inside its top left corner. A reader may box
+ * a value with the input's own left border (a sunken 3D frame read as '['),
+ * and an icon may stand just left of a button's label: the face still shows
+ * to the right of the text. A focused input's caret, just right of its value
+ * and as tall as its face, cuts the face in two: the value's side of it still
+ * shows inside the text's box, above its first letter. `maxW` bounds the
+ * flood each way from the text.
  */
 export function faceAround(g: GreyImage, text: Box, maxW = FACE_REACH_X): Box | null {
-  return enclosure(g, text, maxW) ?? flooded(g, text, maxW, FACE_REACH_Y, SAME, 'right');
+  const from = (side: Seed) => flooded(g, text, maxW, FACE_REACH_Y, SAME, side) ?? flooded(g, text, maxW, FACE_REACH_Y, SAME_STRICT, side);
+  return from('left') ?? from('right') ?? from('inside');
 }
 
-function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: number, side: 'left' | 'right' = 'left'): Box | null {
+/** Where a flood starts: just left of the text, just right of it, or just inside its top left corner. */
+type Seed = 'left' | 'right' | 'inside';
+
+function seedOf(text: Box, side: Seed): [number, number] {
   // Whole pixels: a re-read line's boxes come at half pixels, and a fractional index would never be marked seen.
-  const seedX = side === 'left' ? Math.max(0, Math.round(text.x) - 3) : Math.round(right(text)) + 3;
-  const seedY = Math.round(centerY(text));
+  if (side === 'left') return [Math.max(0, Math.round(text.x) - 3), Math.round(centerY(text))];
+  if (side === 'right') return [Math.round(right(text)) + 3, Math.round(centerY(text))];
+  return [Math.round(text.x) + 2, Math.round(text.y) + 1];
+}
+
+function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: number, side: Seed = 'left'): Box | null {
+  const [seedX, seedY] = seedOf(text, side);
   if (!inside(g, seedX, seedY)) return null;
   const colour = at(g, seedX, seedY);
   const wx0 = Math.max(0, Math.round(right(text) - maxW));
@@ -87,7 +99,9 @@ function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: numb
  */
 export function inputLike(box: Box | null, minRatio = 1.8, tallest = INPUT_HEIGHT): box is Box {
   const narrowest = minRatio < 1.8 ? COMPACT_WIDTH : 40;
-  return !!box && box.height >= 16 && box.height <= tallest && box.width >= narrowest && box.width >= box.height * minRatio;
+  // Taller than any one-line input, a face is a text area, whose width need only pass its height by a little.
+  const ratio = box && box.height > INPUT_HEIGHT ? Math.min(minRatio, TEXT_AREA_RATIO) : minRatio;
+  return !!box && box.height >= 16 && box.height <= tallest && box.width >= narrowest && box.width >= box.height * ratio;
 }
 
 /** The least width to height of a compact input: beside its label on its line (a select showing '25'), or holding its value. */
@@ -96,8 +110,10 @@ export const COMPACT_RATIO = 1.1;
 const COMPACT_WIDTH = 24;
 /** The tallest a one-line input or a select is, in pixels. */
 const INPUT_HEIGHT = 80;
-/** The tallest a text area is looked for, in pixels: a few lines more than an input. */
-export const TEXT_AREA_HEIGHT = 240;
+/** The tallest a text area is looked for, in pixels: a comment box of a dozen lines. */
+export const TEXT_AREA_HEIGHT = 360;
+/** A text area is at least this many times as wide as it is high (a desktop form's comment box is nearly square). */
+const TEXT_AREA_RATIO = 1.2;
 
 /**
  * A fainter edge, looked for on a dark page when no input starts at a plain
