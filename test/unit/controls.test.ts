@@ -266,3 +266,12 @@ test('a text area nearly as high as it is wide (a desktop form\'s comment box) i
   h.outline(20, 40, 60, 45, 150);
   assert.equal(fieldNear(h, { x: 20, y: 20, width: 40, height: 12 }, 'auto', TEXT_AREA_HEIGHT), null);
 });
+
+test('a value shown in a control looks for its control beside it only: the input under it is the next row\'s', () => {
+  const g = canvas(600, 200);
+  g.fill(0, 0, 600, 200, 239);
+  g.fill(150, 40, 120, 13, 30); // the value, whose own face was not seen round it
+  sunken(g, 140, 70, 300, 23); // the next row's input
+  assert.equal(fieldNear(g, { x: 150, y: 40, width: 120, height: 13 }, 'right', undefined, true), null);
+  assert.deepEqual(fieldNear(g, { x: 150, y: 40, width: 120, height: 13 }, 'auto', undefined, true), { x: 141, y: 71, width: 298, height: 21 }, 'looked for anywhere, it would be taken');
+});

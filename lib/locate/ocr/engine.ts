@@ -306,7 +306,8 @@ export class OcrEngine implements LocateEngine {
         // A text area, and a select showing several rows (a list box), may be taller than an input.
         // (An input's height first: a wider window lets a dark select's flood leak into the card round it.)
         const tall = query.textArea || query.role === 'dropdown';
-        const near = (tallest?: number) => fieldNear(grey, match.box, 'auto', tallest, query.shown);
+        // A value shown in a control is inside it, or beside its own label: never over another input, which would be the next row's.
+        const near = (tallest?: number) => fieldNear(grey, match.box, query.shown ? 'right' : 'auto', tallest, query.shown);
         const field = near() ?? (tall ? near(TEXT_AREA_HEIGHT) : null);
         const frame = query.shown ? null : groupFrame(analysis, match.box, field);
         const grouped = frame && controlInGroup(analysis, frame);
