@@ -319,8 +319,10 @@ function trimFillers(text: string): string {
   const words = text.split(/\s+/).filter(Boolean);
   // A filler capitalised after the first word is a name: "the first Labeled button"; so is one in capitals ("UI Elements").
   const filler = (w: string, i: number) => new RegExp(`^(?:${FILLER.source})$`, 'i').test(w) && (i === 0 || !/^\p{Lu}/u.test(w)) && !/^\p{Lu}{2,}$/u.test(w);
-  for (let i = 0; words.length && filler(words[0], i); i++) words.shift();
-  while (words.length && /^(?:one|element|text)$/i.test(words[words.length - 1])) words.pop();
+  let dropped = 0;
+  for (; words.length && filler(words[0], dropped); dropped++) words.shift();
+  // At the end, only the words a description trails off with ("the Submit one"); capitalised, they are a name too ("the Text field").
+  while (words.length && /^(?:one|element|text)$/i.test(words[words.length - 1]) && filler(words[words.length - 1], dropped + words.length - 1)) words.pop();
   return words.join(' ');
 }
 

@@ -43,6 +43,9 @@ test('unquoted descriptions: the rest is the text', () => {
   assert.deepEqual(['the Address text area', 'the Notes textarea', 'the Address field'].map((d) => [parseQuery(d).role, !!parseQuery(d).textArea]), [['field', true], ['field', true], ['field', false]]);
   // A little word in capitals is a name: 'UI Elements' in a sidebar.
   assert.deepEqual([parse('UI Elements in the sidebar').text, parse('THE END heading').text], ['UI Elements', 'THE END']);
+  // 'Text' capitalised before the role word is the label, where nothing else names the field; lower case, it says what kind of field.
+  assert.deepEqual([parse('the Text field'), parse('the Text input').text], [{ text: 'Text', role: 'field', ordinal: null, relation: null, hint: 'any' }, 'Text']);
+  assert.deepEqual([parse('the Email text field').text, parse('the Link Text field').text], ['Email', 'Link']);
 });
 
 test('unquoted: the last role word names the thing, and a place at the end is not its text', () => {
