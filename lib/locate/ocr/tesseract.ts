@@ -11,8 +11,8 @@ import { CHUNK_INK, inkChunks, Piece, PIECE_INK, pieceAt, piecesOf, stackPieces 
  * - warm tesseract.js workers, fully offline (the English model comes from
  *   Debian's tesseract-ocr-eng or @tesseract.js-data/eng; nothing is
  *   downloaded or cached to disk);
- * - the screen is cut into horizontal bands of text at blank rows, and the
- *   words of each band are remembered by the band's pixels, so the parts of a
+ * - the screen is cut into pieces of text at blank rows, and the words of
+ *   each piece are remembered by its pixels, so the parts of a
  *   screen that did not change are never read twice;
  * - a tall band is cut at its blank rows, between lines of text, and a piece
  *   still large at its blank columns, between columns of widgets, so that the
@@ -39,7 +39,7 @@ const MEMO_LIMIT = 4000;
 /** Chunks per worker a screen is shared out in: the one that finishes first takes the next. */
 const CHUNKS_PER_WORKER = 2;
 
-/** What one read got: the words, and how many bands the deadline left unread. */
+/** What one read got: the words, and how many pieces the deadline left unread. */
 export interface Reading {
   words: OcrWord[];
   unread: number;
@@ -109,7 +109,7 @@ function parseTsv(tsv: string): OcrWord[] {
   return words;
 }
 
-interface Band extends Piece { key: string }
+interface KeyedPiece extends Piece { key: string }
 
 export class OcrReader {
   private readonly slots: WorkerSlot[];
@@ -122,21 +122,21 @@ export class OcrReader {
 
   /** Every word on the prepared screen, in screen coordinates. */
   async read(image: GreyImage, deadline = Infinity): Promise<Reading> {
-    const bands: Band[] = piecesOf(image).map((piece) => ({ ...piece, key: pieceKey(image, piece) }));
-    const fresh = bands.filter((b) => !this.memo.has(b.key));
-    const unique = [...new Map(fresh.map((b) => [b.key, b])).values()];
-    if (unique.length) await this.readBands(image, unique, deadline);
+    const pieces: KeyedPiece[] = piecesOf(image).map((piece) => ({ ...piece, key: pieceKey(image, piece) }));
+    const fresh = pieces.filter((p) => !this.memo.has(p.key));
+    const unique = [...new Map(fresh.map((p) => [p.key, p])).values()];
+    if (unique.length) await this.readPieces(image, unique, deadline);
     const words: OcrWord[] = [];
     let unread = 0;
-    for (const band of bands) {
-      const known = this.memo.get(band.key);
+    for (const piece of pieces) {
+      const known = this.memo.get(piece.key);
       if (!known) {
         unread++;
         continue;
       }
-      this.memo.delete(band.key); // re-insert: the memo's order is its recency
-      this.memo.set(band.key, known);
-      for (const w of known) words.push({ ...w, y: w.y + band.y0 });
+      this.memo.delete(piece.key); // re-insert: the memo's order is its recency
+      this.memo.set(piece.key, known);
+      for (const w of known) words.push({ ...w, y: w.y + piece.y0 });
     }
     while (this.memo.size > MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
     return { words, unread };
@@ -149,30 +149,30 @@ export class OcrReader {
 
   /**
    * Chunks of about equal ink that each worker takes in turn until the
-   * deadline, the inkiest first (a band that could not be cut, read last,
+   * deadline, the inkiest first (a piece that could not be cut, read last,
    * would keep one worker busy while the other waits): a screen full of text
    * is read in chunks of bounded ink, and one of a few lines is shared out
    * evenly.
    */
-  private async readBands(image: GreyImage, bands: Band[], deadline: number): Promise<void> {
-    const total = bands.reduce((sum, band) => sum + band.ink, 0);
+  private async readPieces(image: GreyImage, pieces: KeyedPiece[], deadline: number): Promise<void> {
+    const total = pieces.reduce((sum, piece) => sum + piece.ink, 0);
     const most = Math.min(CHUNK_INK, Math.max(PIECE_INK, total / (this.slots.length * CHUNKS_PER_WORKER)));
-    const chunks = inkChunks(bands, most).sort((a, b) => b.ink - a.ink).map((chunk) => chunk.pieces);
+    const chunks = inkChunks(pieces, most).sort((a, b) => b.ink - a.ink).map((chunk) => chunk.pieces);
     await Promise.all(this.slots.map(async (slot) => {
       for (let chunk = chunks.shift(); chunk && Date.now() < deadline; chunk = chunks.shift()) {
         const { image: stacked, offsets, left } = stackPieces(image, chunk);
         const words = await slot.read(stacked, '11');
-        const perBand = chunk.map(() => [] as OcrWord[]);
+        const perPiece = chunk.map(() => [] as OcrWord[]);
         for (const word of words) {
           const at = pieceAt(chunk, offsets, left, word.x + word.width / 2, word.y + word.height / 2);
-          if (at >= 0) perBand[at].push({ ...word, x: word.x + left, y: word.y - offsets[at] });
+          if (at >= 0) perPiece[at].push({ ...word, x: word.x + left, y: word.y - offsets[at] });
         }
-        chunk.forEach((band, k) => this.memo.set(band.key, perBand[k]));
+        chunk.forEach((piece, k) => this.memo.set(piece.key, perPiece[k]));
       }
     }));
   }
 
-  /** Forgets every band read so far (benchmarks use it to measure a screen never seen). */
+  /** Forgets every piece read so far (benchmarks use it to measure a screen never seen). */
   forget(): void {
     this.memo.clear();
   }
