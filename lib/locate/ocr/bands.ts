@@ -54,16 +54,20 @@ const SIDE_MARGIN = 8;
 
 /**
  * Per line (row or column) of an image or a piece: its inked pixels, and the
- * first and last of its places that are not blank (-1 when all are).
+ * first of its places that is not blank (-1 when all are).
  */
 interface Profile {
   ink: Int32Array;
   first: Int32Array;
+}
+
+/** A row profile also keeps each row's last place that is not blank: a band is narrowed to its rows' marks. */
+interface RowProfile extends Profile {
   last: Int32Array;
 }
 
 /** Each row of the whole image, in one pass. */
-export function rowProfile(image: GreyImage): Profile {
+export function rowProfile(image: GreyImage): RowProfile {
   const { width, height, data } = image;
   const ink = new Int32Array(height), first = new Int32Array(height).fill(-1), last = new Int32Array(height).fill(-1);
   for (let y = 0; y < height; y++) {
@@ -82,22 +86,21 @@ export function rowProfile(image: GreyImage): Profile {
   return { ink, first, last };
 }
 
-/** Each column of a piece (first and last in rows of the image), in one pass over its rows. */
+/** Each column of a piece (its first mark in rows of the image), in one pass over its rows. */
 function columnProfile(image: GreyImage, piece: Piece): Profile {
   const width = piece.x1 - piece.x0;
-  const ink = new Int32Array(width), first = new Int32Array(width).fill(-1), last = new Int32Array(width).fill(-1);
+  const ink = new Int32Array(width), first = new Int32Array(width).fill(-1);
   for (let y = piece.y0; y < piece.y1; y++) {
     const row = y * image.width + piece.x0;
     for (let x = 0; x < width; x++) {
       const v = image.data[row + x];
       if (v < BLANK) {
         if (first[x] < 0) first[x] = y;
-        last[x] = y;
         if (v < INK) ink[x]++;
       }
     }
   }
-  return { ink, first, last };
+  return { ink, first };
 }
 
 const sum = (values: Int32Array, from: number, to: number) => values.subarray(from, to).reduce((a, b) => a + b, 0);
@@ -133,14 +136,18 @@ export function piecesOf(image: GreyImage): Piece[] {
 }
 
 /** A full-width piece narrowed to the columns its rows mark, plus SIDE_MARGIN. */
-function narrowed(piece: Piece, rows: Profile): Piece {
+function narrowed(piece: Piece, rows: RowProfile): Piece {
   let first = piece.x1, last = -1;
   for (let y = piece.y0; y < piece.y1; y++) {
     if (rows.first[y] < 0) continue;
     first = Math.min(first, rows.first[y]);
     last = Math.max(last, rows.last[y]);
   }
-  if (last < 0) return piece;
+  return last < 0 ? piece : withMargin(piece, first, last);
+}
+
+/** The piece narrowed to the columns from `first` to `last` (its marks), plus SIDE_MARGIN either side. */
+function withMargin(piece: Piece, first: number, last: number): Piece {
   return { ...piece, x0: Math.max(piece.x0, first - SIDE_MARGIN), x1: Math.min(piece.x1, last + 1 + SIDE_MARGIN) };
 }
 
@@ -230,7 +237,7 @@ function withinMarks(piece: Piece, columns: Profile, origin: number): Piece | nu
   if (first === piece.x1) return null;
   let last = piece.x1 - 1;
   while (last > first && columns.first[last - origin] < 0) last--;
-  return { ...piece, x0: Math.max(piece.x0, first - SIDE_MARGIN), x1: Math.min(piece.x1, last + 1 + SIDE_MARGIN) };
+  return withMargin(piece, first, last);
 }
 
 /** Consecutive pieces in chunks of at most `most` inked pixels (a denser piece is a chunk alone). */

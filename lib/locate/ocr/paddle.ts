@@ -56,6 +56,8 @@ const MEMO_LIMIT = 4000;
 const REC_MAX_WIDTH = 1280;
 const DET_MEAN = [0.485, 0.456, 0.406];
 const DET_STD = [0.229, 0.224, 0.225];
+/** PaddleOCR feeds blue, green, red, normalised with these means in that order: each channel's 256 levels, normalised once. */
+const DET_LEVELS = [0, 1, 2].map((c) => Float32Array.from({ length: 256 }, (_, v) => (v / 255 - DET_MEAN[c]) / DET_STD[c]));
 
 /**
  * Characters the reader may answer. The model reads Chinese too; a UI in a
@@ -108,8 +110,7 @@ export class PaddleModels {
       const fill = (0 - DET_MEAN[c]) / DET_STD[c];
       input.fill(fill, c * plane, (c + 1) * plane);
     }
-    // PaddleOCR feeds blue, green, red, normalised with these means in that order: one table per channel.
-    const [blue, green, red] = [0, 1, 2].map((c) => Float32Array.from({ length: 256 }, (_, v) => (v / 255 - DET_MEAN[c]) / DET_STD[c]));
+    const [blue, green, red] = DET_LEVELS;
     const columns = Int32Array.from({ length: width }, (_, x) => Math.min(screen.width - 1, Math.floor(x / scale)) * 4);
     for (let y = 0; y < height; y++) {
       const row = Math.min(screen.height - 1, Math.floor(y / scale)) * screen.width * 4;
