@@ -25,6 +25,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The unprivileged user that runs what sandboxes start when Glance runs as root (see lib/sandbox/agent/sandbox-user.ts).
+if [ "$(id -u)" -eq 0 ] && ! id glance-sandbox >/dev/null 2>&1; then
+  useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin glance-sandbox
+fi
+
 # npm packages: a clean install on a fresh clone, an update when the lock file changed.
 if [ ! -f node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund

@@ -6,6 +6,9 @@ import { Launcher } from '../sandbox/agent/launcher';
 import { ProcessGroup } from '../sandbox/agent/processes';
 import { createAgentServer } from '../sandbox/agent/server';
 import { startEvidence } from '../sandbox/agent/evidence';
+import { programEnvironment } from '../sandbox/agent/program-env';
+import { ProgramSpace } from '../sandbox/agent/program-space';
+import { endMarkedPrograms } from '../sandbox/agent/program-reaper';
 import { parseFlags } from './main';
 
 /**
@@ -26,24 +29,33 @@ export async function agentCommand(args: string[]): Promise<number> {
   const driver = await X11Driver.connect(display);
   const processes = new ProcessGroup();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-agent-'));
-  const env = { ...process.env, DISPLAY: display };
   const id = `agent-${os.hostname()}`;
+  // Programs it starts see this machine's environment, never the agent's token or Glance's keys.
+  const space = new ProgramSpace({ ...programEnvironment(process.env, { ownSession: false }), DISPLAY: display }, workDir, null, `${id}-${process.pid}`);
+  const launcher = new Launcher(driver, processes, space, workDir);
   // The dashcam records into the agent's own folder; clients fetch their clips over HTTP.
   const evidence = await startEvidence({ display, driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null });
   const server = createAgentServer({
-    id, token, driver, processes, env, workDir, routes: evidence.routes,
-    launcher: new Launcher(driver, processes, env, workDir),
+    id, token, driver, processes, space, routes: evidence.routes, launcher,
+    resetPrograms: async () => {
+      const ended = await endMarkedPrograms(space, driver);
+      space.sessions.clear();
+      launcher.removeProfiles();
+      return ended;
+    },
     describe: () => ({ id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort: null, state: 'self-hosted' }),
     terminate: () => undefined,
   });
   await new Promise<void>((resolve, reject) => server.listen(Number(match[2]), match[1], resolve).on('error', reject));
-  console.log(`Glance agent serving display ${display} (${driver.width}x${driver.height}) on ${listen}.`);
+  const bound = server.address() as import('net').AddressInfo;
+  console.log(`Glance agent serving display ${display} (${driver.width}x${driver.height}) on ${match[1]}:${bound.port}.`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   server.close();
   await evidence.stop();
+  await endMarkedPrograms(space, null, { closeMs: 0, termMs: 500 });
   await processes.killAll();
   await driver.close();
   fs.rmSync(workDir, { recursive: true, force: true });

@@ -111,7 +111,7 @@ export class ClientSession {
     }
     const spec = {
       os: this.options.os, width: this.options.width, height: this.options.height, keepAlive: this.keepAlive,
-      environment: this.options.environment, preview,
+      environment: this.options.environment, preview, sandboxHome: this.options.sandboxHome, runAsRoot: this.options.runAsRoot,
       sandboxAmi: o.sandboxAmi ?? this.options.sandboxAmi, sandboxInstance: o.sandboxInstance ?? this.options.sandboxInstance,
     };
     if (spec.sandboxAmi || spec.sandboxInstance) this.runner.log('sandboxAmi and sandboxInstance apply to cloud sandboxes; the local sandbox ignores them.');

@@ -1,3 +1,5 @@
+import fs from 'fs';
+import path from 'path';
 import {
   booleanOr, Check, checkShape, either, isBoolean, isIntegerAtLeast, isNumberIn, isOneOf, isResolution, isString, isStringRecord,
   Shape,
@@ -66,6 +68,10 @@ export interface ClientOptions {
   stateDir?: string;
   /** Locate engines: `auto` (every engine that can answer, best first) or one engine by name, e.g. `ocr` (default GLANCE_LOCATOR, else `auto`). */
   locator?: LocatorChoice;
+  /** A folder whose contents are copied into every new sandbox's home: dotfiles, an app's config, bookmarks (default GLANCE_SANDBOX_HOME; none: an empty home). */
+  sandboxHome?: string;
+  /** Run the sandbox's programs as root instead of as the unprivileged user `glance-sandbox` (default GLANCE_RUN_AS_ROOT, else false; only matters when Glance runs as root). */
+  runAsRoot?: boolean;
 }
 
 /** Options of `find()` (interface spec 4.3); a bare number is `cacheThreshold`. */
@@ -158,7 +164,28 @@ export const clientShape: Shape = {
   keepAlive: isIntegerAtLeast(0),
   stateDir: isString,
   locator: isLocator,
+  sandboxHome: isFolder,
+  runAsRoot: isBoolean,
 };
+
+/** An existing folder (the seed of a sandbox's home). */
+function isFolder(path: string, value: unknown): void {
+  isString(path, value);
+  let folder = false;
+  try {
+    folder = fs.statSync(value as string).isDirectory();
+  } catch {
+    /* missing: said below */
+  }
+  if (!folder) throw new InvalidOptionError(path, `Invalid option '${path}': '${value}' is not a folder. Give the path of a folder whose contents every sandbox's home starts with (relative paths are from ${process.cwd()}), or leave '${path}' out for an empty home.`);
+}
+
+/** `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off`, from an environment variable named in the error. */
+function envBoolean(name: string, value: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new InvalidOptionError(name, `Invalid ${name}: got '${value}'; use true or false.`);
+}
 
 /** `auto` or an engine this version has; a planned engine's name says it is not here yet. */
 function isLocator(path: string, value: unknown): void {
@@ -274,6 +301,9 @@ export interface ResolvedClientOptions {
   keepAlive: number;
   stateDir: string;
   locator: LocatorChoice;
+  /** Absolute path of the home's seed folder; null for an empty home. */
+  sandboxHome: string | null;
+  runAsRoot: boolean;
   /** The vision model from GLANCE_AI_* (or OPENAI_*) variables; null when none is set. */
   vision: VisionModelSettings | null;
   /** Set when the deprecated `headless` option was used. */
@@ -302,6 +332,11 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
   const envApiRoot = process.env.GLANCE_API_ROOT || undefined;
   if (o.apiRoot === undefined && envApiRoot !== undefined) isApiRoot('GLANCE_API_ROOT', envApiRoot);
   const vision = resolveVisionModel(process.env);
+  const envHome = process.env.GLANCE_SANDBOX_HOME || undefined;
+  if (o.sandboxHome === undefined && envHome !== undefined) isFolder('GLANCE_SANDBOX_HOME', envHome);
+  const sandboxHome = o.sandboxHome ?? envHome;
+  const envRoot = process.env.GLANCE_RUN_AS_ROOT || undefined;
+  const runAsRoot = o.runAsRoot ?? (envRoot !== undefined && envBoolean('GLANCE_RUN_AS_ROOT', envRoot));
   const locator = o.locator ?? ((envLocator ?? 'auto') as LocatorChoice);
   if (locator === 'vision' && !vision) {
     throw new InvalidOptionError(o.locator ? 'locator' : 'GLANCE_LOCATOR', "The 'vision' locator needs a vision model, and none is set: set GLANCE_AI_MODEL (and GLANCE_AI_BASE_URL, GLANCE_AI_API_KEY) to an OpenAI-compatible model, or use locator 'auto'.");
@@ -348,6 +383,8 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
     keepAlive: o.keepAlive ?? DEFAULT_KEEP_ALIVE_MS,
     stateDir: o.stateDir ?? (process.env.GLANCE_STATE_DIR || '.glance'),
     locator,
+    sandboxHome: sandboxHome ? path.resolve(sandboxHome) : null,
+    runAsRoot,
     vision,
     usedHeadless: o.headless !== undefined,
   };

@@ -17,6 +17,10 @@ export interface LocalSandboxSpec {
   vnc: boolean;
   /** Start the buses that carry the accessibility tree (default true); without them the tree is empty. */
   accessibility?: boolean;
+  /** A folder whose contents every new home starts with; null or absent for an empty home. */
+  homeSeed?: string | null;
+  /** Run programs as root rather than as the sandbox's user. */
+  runAsRoot?: boolean;
 }
 
 const READY_TIMEOUT_MS = 20_000;
@@ -42,6 +46,7 @@ export class LocalProvider {
     const config: SupervisorConfig = {
       id, token, width: spec.width, height: spec.height, keepAlive: spec.keepAlive,
       stateDir: this.registry.stateDir, environment: spec.environment, vnc: spec.vnc, accessibility: spec.accessibility,
+      homeSeed: spec.homeSeed ?? null, runAsRoot: spec.runAsRoot ?? false,
     };
     child.stdin!.end(`${JSON.stringify(config)}\n`);
 
@@ -127,7 +132,7 @@ export function reapLeftovers(record: SandboxRecord): void {
       /* already gone */
     }
   }
-  // Its buses end with the supervisor (they run with a parent-death signal); their sockets' folder is left.
+  // Its buses end with the supervisor (they run with a parent-death signal); its folder (home, sockets) is left.
   fs.rmSync(sandboxRuntimeDir(record.id), { recursive: true, force: true });
 }
 

@@ -2,9 +2,10 @@ import os from 'os';
 import path from 'path';
 
 /**
- * A local sandbox's private XDG_RUNTIME_DIR, where its session and
- * accessibility buses listen. In the system's temp folder rather than the
- * state folder, because a socket's path must stay short.
+ * A local sandbox's own folder: its home, temp folder and the runtime folder
+ * its buses listen in (see agent/sandbox-folder.ts). In the system's temp
+ * folder rather than the state folder, because a socket's path must stay
+ * short and the sandbox's user must reach it.
  */
 export function sandboxRuntimeDir(id: string): string {
   return path.join(os.tmpdir(), `glance-${id}`);

@@ -81,6 +81,7 @@ export class LocalService implements Service {
     }
     const record = await this.provider.create({
       width: spec.width, height: spec.height, keepAlive: spec.keepAlive, environment: spec.environment, vnc: spec.preview !== 'none',
+      homeSeed: spec.sandboxHome, runAsRoot: spec.runAsRoot,
     });
     return this.remember(toSession(record, false));
   }

@@ -21,6 +21,10 @@ export interface SandboxSpec {
   keepAlive: number;
   environment: Record<string, string>;
   preview: Preview;
+  /** Absolute path of a folder whose contents every new home starts with; null for an empty home. */
+  sandboxHome?: string | null;
+  /** Run programs as root rather than as the sandbox's user. */
+  runAsRoot?: boolean;
   sandboxAmi?: string;
   sandboxInstance?: string;
 }

@@ -300,7 +300,7 @@ function busProcesses(id: string): string[] {
     try {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
-      if (cmdline.includes(marker) || environ.includes(`XDG_RUNTIME_DIR=${os.tmpdir()}${marker}\0`)) found.push(`${pid} ${cmdline.split('\0').join(' ').slice(0, 100)}`);
+      if (cmdline.includes(marker) || environ.includes(`XDG_RUNTIME_DIR=${os.tmpdir()}${marker}/run\0`)) found.push(`${pid} ${cmdline.split('\0').join(' ').slice(0, 100)}`);
     } catch {
       /* gone, or not ours to read */
     }

@@ -52,8 +52,12 @@ export class CdpPipe {
     });
   }
 
-  /** Resolves once the first page target has loaded and painted two frames. */
-  async waitForPaintedPage(deadline: number): Promise<void> {
+  /**
+   * Resolves once the first page target has loaded and painted two frames.
+   * A page that loaded and painted nothing (about:blank asked for) is loaded.
+   */
+  async waitForPaintedPage(url: string, deadline: number): Promise<void> {
+    const started = Date.now();
     let targetId: string | undefined;
     while (!targetId) {
       const { targetInfos } = await this.send<{ targetInfos: { type: string; targetId: string }[] }>('Target.getTargets');
@@ -66,7 +70,8 @@ export class CdpPipe {
     const { sessionId } = await this.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
     // Until the URL from the command line commits, the page is about:blank; a
     // commit destroys the context an evaluation ran in. Both mean: ask again.
-    const painted = `location.href === 'about:blank' ? 'blank' : new Promise((resolve) => {
+    const blankIsTheUrl = url.trim().toLowerCase() === 'about:blank';
+    const painted = `location.href === 'about:blank' && ${!blankIsTheUrl} ? 'blank' : new Promise((resolve) => {
       const paint = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve('painted')));
       if (document.readyState === 'complete') paint(); else addEventListener('load', paint, { once: true });
     })`;
@@ -74,7 +79,7 @@ export class CdpPipe {
       const outcome = await this.send<{ result?: { value?: string } }>('Runtime.evaluate', { expression: painted, awaitPromise: true, returnByValue: true }, sessionId)
         .then((r) => r.result?.value, () => 'retry');
       if (outcome === 'painted') break;
-      if (Date.now() > deadline) throw new Error('the page did not finish loading');
+      if (Date.now() > deadline) throw new Error(`the page ${url} did not finish loading within ${((Date.now() - started) / 1000).toFixed(1)} s`);
       await new Promise((r) => setTimeout(r, 25));
     }
     this.pageSession = sessionId;

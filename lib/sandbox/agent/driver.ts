@@ -51,6 +51,14 @@ export interface Driver {
   windows(): Promise<WindowInfo[]>;
   activate(windowId: number): Promise<void>;
   activeWindow(): Promise<number | null>;
+  /** Asks the window manager to close the window, as its close button does (the program may ask to save first). */
+  closeWindow(windowId: number): Promise<void>;
+  /** The window that has the keyboard focus; null when none has (no window, the root, or the window manager's own). */
+  focusedWindow(): Promise<number | null>;
+  /** Whether `windowId` or a window inside it has the keyboard focus. */
+  hasFocus(windowId: number): Promise<boolean>;
+  /** Whether the window is a dialog (its type says so, or it is transient for another window). */
+  isDialog(windowId: number): Promise<boolean>;
   /** The windows on the screen now, bottom to top: what covers what. */
   stack(): Promise<StackedWindow[]>;
   /** True once a window manager runs (window queries and focus need one). */

@@ -1,4 +1,5 @@
 import { ProcessGroup } from './processes';
+import { ProgramSpace } from './program-space';
 
 export interface ExecResult {
   stdout: string;
@@ -10,9 +11,9 @@ export interface ExecResult {
 const MAX_OUTPUT = 4 * 1024 * 1024;
 
 /** Runs shell code inside the sandbox, bounded by `timeoutMs`; the whole process group dies on timeout. */
-export function runShell(processes: ProcessGroup, code: string, timeoutMs: number, env: NodeJS.ProcessEnv, cwd: string): Promise<ExecResult> {
+export function runShell(processes: ProcessGroup, code: string, timeoutMs: number, space: ProgramSpace): Promise<ExecResult> {
   return new Promise((resolve) => {
-    const child = processes.spawn('sh', ['-c', code], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = space.spawn(processes, 'sh', ['-c', code], ['ignore', 'pipe', 'pipe']);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;

@@ -5,7 +5,9 @@ import { Readable, Writable } from 'stream';
 import { CdpPipe } from './cdp-pipe';
 import { Driver, WindowInfo } from './driver';
 import { ProcessGroup } from './processes';
-import { sleep, waitFor } from '../../util/wait';
+import { ProgramSpace } from './program-space';
+import { changedShare, MOTION_FLOOR, sampleFrame } from './redraw';
+import { sleep, TimeoutError, waitFor } from '../../util/wait';
 
 /** The rest between the two moves of introducePointer(). */
 const POINTER_STEP_MS = 30;
@@ -41,36 +43,62 @@ export function findChromium(): string {
 export interface LaunchResult {
   window: WindowInfo;
   durationMs: number;
+  /** The title of the dialog the program opened first, when its first window is one ("Restore the previous session?"). */
+  dialog?: string;
 }
+
+/** What the launcher asks of the accessibility tree: the name of the window whose widget has the keyboard focus. */
+export type FocusedWidgetProbe = (deadlineMs: number) => Promise<{ windows: Set<string>; focusedIn: Set<string> }>;
+
+/** Held still: no motion beyond a caret's for this long, after the first paint. */
+const STILL_MS = 100;
+/** A program whose window shows nothing of it in the tree by then publishes none (Tk, a game). */
+const NO_TREE_AFTER_MS = 1000;
+/** The longest wait for the tree's focused widget once the window is up and still. */
+const FOCUSED_WIDGET_BOUND_MS = 3000;
+const LOOK_EVERY_MS = 20;
 
 export class Launcher {
   private launches = 0;
-  /** The programs started through this launcher (not the X server or window manager). */
-  private readonly launched = new Set<ChildProcess>();
+  /** Browser profiles made by this launcher: they go when the programs are reset. */
+  private readonly profiles: string[] = [];
 
   constructor(
     private readonly driver: Driver,
     private readonly processes: ProcessGroup,
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly workDir: string,
+    private readonly space: ProgramSpace,
+    /** Where the launch logs go: the agent's folder, out of the programs' reach. */
+    private readonly logDir: string,
+    private readonly focusedWidget: FocusedWidgetProbe | null = null,
   ) {}
 
-  /** Runs `command` through sh and waits for its first new window. */
+  /**
+   * Runs `command` through sh and resolves once the program is ready for
+   * input: its first window (or the dialog it opened first) is mapped and
+   * has the keyboard focus, has painted and held still, and, where the
+   * program publishes an accessibility tree, its focused widget is in it.
+   */
   async app(command: string, timeoutMs: number): Promise<LaunchResult> {
     const started = Date.now();
+    const deadline = started + timeoutMs;
     const { window } = await this.launch('sh', ['-c', command], command, timeoutMs, false);
-    await this.activate(window, timeoutMs);
-    return { window, durationMs: Date.now() - started };
+    await this.activate(window, Math.max(1, deadline - Date.now()));
+    await this.waitForStillScreen(deadline);
+    await this.waitForFocusedWidget(window, deadline);
+    const current = (await this.driver.windows()).find((w) => w.id === window.id) ?? window;
+    const dialog = (await this.driver.isDialog(window.id).catch(() => false)) ? current.title || current.className : undefined;
+    return { window: current, durationMs: Date.now() - started, ...(dialog !== undefined ? { dialog } : {}) };
   }
 
   /** Opens Chromium in kiosk mode on `url`; resolves once the page has loaded and painted. */
   async chrome(url: string, timeoutMs: number): Promise<LaunchResult> {
     const started = Date.now();
-    const profile = path.join(this.workDir, `chromium-${++this.launches}`);
+    const profile = path.join(this.space.home, '.config', `chromium-${++this.launches}`);
+    this.profiles.push(profile);
     const args = chromiumArgs(url, profile, this.driver.width, this.driver.height);
     const { window, child } = await this.launch(findChromium(), args, `chromium ${url}`, timeoutMs, true);
     const cdp = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
-    await cdp.waitForPaintedPage(started + timeoutMs);
+    await cdp.waitForPaintedPage(url, started + timeoutMs);
     await this.activate(window, timeoutMs);
     await cdp.waitForInput(started + timeoutMs, () => this.introducePointer());
     const current = (await this.driver.windows()).find((w) => w.id === window.id) ?? window;
@@ -81,35 +109,68 @@ export class Launcher {
     // Window ids are reused when a program is restarted, so a window is known by its id and its process.
     const identity = (w: WindowInfo) => `${w.id}:${w.pid}`;
     const before = new Set((await this.driver.windows()).map(identity));
-    const logPath = path.join(this.workDir, `launch-${++this.launches}.log`);
+    const logPath = path.join(this.logDir, `launch-${++this.launches}.log`);
     const log = fs.openSync(logPath, 'w');
     const stdio: StdioOptions = debugPipe ? ['ignore', log, log, 'pipe', 'pipe'] : ['ignore', log, log];
-    const child = this.processes.spawn(file, args, { env: this.env, cwd: this.workDir, stdio });
-    this.launched.add(child);
-    child.once('exit', () => this.launched.delete(child));
+    const child = this.space.spawn(this.processes, file, args, stdio);
     fs.closeSync(log);
     let exitCode: number | null = null;
     child.once('exit', (code) => { exitCode = code ?? -1; });
+    const tail = () => {
+      const lines = fs.readFileSync(logPath, 'utf8').trim().split('\n').slice(-5).join('\n');
+      return lines ? `\n${lines}` : '';
+    };
 
+    // A launcher that exits 0 after forking (a wrapper script, a single-instance
+    // program handing over) is followed through its children: any new window counts.
     const window = await waitFor(`a window from '${label}'`, async () => {
-      if (exitCode !== null && exitCode !== 0) {
-        const tail = fs.readFileSync(logPath, 'utf8').trim().split('\n').slice(-5).join('\n');
-        throw new Error(`'${label}' exited with code ${exitCode} before opening a window.${tail ? `\n${tail}` : ''}`);
-      }
+      if (exitCode !== null && exitCode !== 0) throw new Error(`'${label}' exited with code ${exitCode} before opening a window.${tail()}`);
       return (await this.driver.windows()).find((w) => !before.has(identity(w)));
-    }, { timeoutMs, intervalMs: 40 });
+    }, { timeoutMs, intervalMs: 40 }).catch((error) => {
+      if (!(error instanceof TimeoutError)) throw error;
+      const gone = exitCode === null ? '' : ` It exited with code ${exitCode}, and nothing it started opened one.`;
+      throw new Error(`'${label}' opened no window within ${(timeoutMs / 1000).toFixed(1)} s.${gone}${tail()}`);
+    });
     return { window, child };
   }
 
-  /** Ends every program this launcher started and waits until their windows are gone: the desktop as it was at start. */
-  async closeAll(timeoutMs: number): Promise<number> {
-    const children = [...this.launched];
-    for (const child of children) {
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+  /** Forgets the browser profiles of programs that have ended (the reset removes them with the home, or here). */
+  removeProfiles(): void {
+    for (const profile of this.profiles.splice(0)) fs.rmSync(profile, { recursive: true, force: true });
+  }
+
+  /**
+   * Waits until the screen has held still for STILL_MS: the new window has
+   * painted. A caret's blink is too small to count as motion.
+   */
+  private async waitForStillScreen(deadline: number): Promise<void> {
+    let last = sampleFrame(await this.driver.capture());
+    let stillSince = Date.now();
+    while (Date.now() - stillSince < STILL_MS) {
+      if (Date.now() >= deadline) return; // an endless animation: ready as it is
+      await sleep(LOOK_EVERY_MS);
+      const next = sampleFrame(await this.driver.capture());
+      if (changedShare(last, next) > MOTION_FLOOR) stillSince = Date.now();
+      last = next;
     }
-    const pids = new Set(children.map((c) => c.pid));
-    await waitFor('the closed programs\' windows to go', async () => !(await this.driver.windows()).some((w) => w.pid !== null && pids.has(w.pid)), { timeoutMs, intervalMs: 25 }).catch(() => undefined);
-    return children.length;
+  }
+
+  /**
+   * Where the program publishes a tree, waits until its window's focused
+   * widget is in it: before that, GTK and Qt programs can drop the first
+   * keys. A window that shows nothing in the tree for a while publishes none.
+   */
+  private async waitForFocusedWidget(window: WindowInfo, deadline: number): Promise<void> {
+    if (!this.focusedWidget) return;
+    const started = Date.now();
+    const bound = Math.min(deadline, started + FOCUSED_WIDGET_BOUND_MS);
+    while (Date.now() < bound) {
+      const title = (await this.driver.windows()).find((w) => w.id === window.id)?.title ?? window.title;
+      const { windows, focusedIn } = await this.focusedWidget(Math.max(50, Math.min(500, bound - Date.now())));
+      if (focusedIn.has(title)) return;
+      if (!windows.has(title) && Date.now() - started >= NO_TREE_AFTER_MS) return;
+      await sleep(LOOK_EVERY_MS * 2);
+    }
   }
 
   /**
@@ -139,13 +200,13 @@ export class Launcher {
   }
 
   /**
-   * Makes `window` the active one, so that typing reaches it: the window
-   * manager focuses a new window a moment after it maps, and under load that
-   * moment can come after the test's first keystroke.
+   * Makes `window` the active one and waits until it has the keyboard focus,
+   * so that typing reaches it: the window manager focuses a new window a
+   * moment after it maps, and under load that moment can come after the
+   * test's first keystroke.
    */
   private async activate(window: WindowInfo, timeoutMs: number, label = `'${window.title || window.className}'`): Promise<void> {
-    if ((await this.driver.activeWindow()) === window.id) return;
-    await this.driver.activate(window.id);
-    await waitFor(`${label} to become the active window`, async () => (await this.driver.activeWindow()) === window.id, { timeoutMs, intervalMs: 20 });
+    if ((await this.driver.activeWindow()) !== window.id) await this.driver.activate(window.id);
+    await waitFor(`${label} to become the active window with the keyboard focus`, async () => (await this.driver.activeWindow()) === window.id && this.driver.hasFocus(window.id), { timeoutMs, intervalMs: 20 });
   }
 }

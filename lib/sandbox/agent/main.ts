@@ -1,8 +1,10 @@
 /**
- * A local sandbox's supervisor process: starts Xvfb (first, since it is the
- * slowest part), a D-Bus session bus with AT-SPI's accessibility bus, a window
+ * A local sandbox's supervisor process: makes the sandbox's own folder (home,
+ * temp and runtime folders), starts Xvfb (first, since it is the slowest
+ * part), a D-Bus session bus with AT-SPI's accessibility bus, a window
  * manager and optionally x11vnc, then serves the agent API until its lifetime
- * ends, and takes every child down with it.
+ * ends, and takes every child down with it. The buses, the window manager and
+ * every program run as the sandbox's user (see sandbox-user.ts).
  *
  * Started detached by the local provider, which writes the config as one JSON
  * line on stdin (so the token is never on a command line) and reads one JSON
@@ -14,6 +16,9 @@ import path from 'path';
 import { ProcessGroup } from './processes';
 import { processIdentity } from '../process-identity';
 import { sandboxRuntimeDir } from '../runtime-dir';
+import { programEnvironment } from './program-env';
+import { SandboxFolder } from './sandbox-folder';
+import { sandboxUser } from './sandbox-user';
 
 export interface SupervisorConfig {
   id: string;
@@ -26,6 +31,10 @@ export interface SupervisorConfig {
   vnc: boolean;
   /** Start the buses that carry the accessibility tree (default true). */
   accessibility?: boolean;
+  /** A folder whose contents every new home starts with (the `sandboxHome` option). */
+  homeSeed?: string | null;
+  /** Run programs as root, as Glance itself, rather than as the sandbox's user (the `runAsRoot` option). */
+  runAsRoot?: boolean;
 }
 
 function readConfig(): Promise<SupervisorConfig> {
@@ -65,8 +74,8 @@ function startXvfb(processes: ProcessGroup, width: number, height: number, log: 
 }
 
 const processes = new ProcessGroup();
-/** The sandbox's private XDG_RUNTIME_DIR, where its buses listen; removed when it stops. */
-let runtimeDir: string | null = null;
+/** The sandbox's own folder; removed when it stops. */
+let folder: SandboxFolder | null = null;
 
 async function main(): Promise<void> {
   const config = await readConfig();
@@ -74,14 +83,14 @@ async function main(): Promise<void> {
   fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
   const log = fs.openSync(path.join(workDir, 'agent.log'), 'a');
   const xvfbReady = startXvfb(processes, config.width, config.height, log);
-  // Programs in the sandbox see the user's environment, but not Glance's own
-  // credentials, nor the user's desktop session: its buses and its Wayland.
-  const { GLANCE_API_KEY: _key, GLANCE_AGENT_TOKEN: _token, ...inherited } = process.env;
-  const { FOREIGN_SESSION_ENV, ACCESSIBILITY_ENV, startDesktopBus } = await import('./a11y/desktop-bus');
-  for (const name of FOREIGN_SESSION_ENV) delete inherited[name];
-  const runtime = sandboxRuntimeDir(config.id);
-  runtimeDir = runtime;
-  const desktopBus = config.accessibility === false ? null : startDesktopBus(processes, inherited, runtime, log);
+  const user = sandboxUser(config.runAsRoot === true);
+  folder = new SandboxFolder(sandboxRuntimeDir(config.id), config.homeSeed ?? null, user);
+  folder.create();
+  // Programs in the sandbox see the user's environment, less Glance's
+  // credentials and the user's desktop session, with the sandbox's own folders.
+  const inherited = { ...programEnvironment(process.env, { ownSession: true }), ...folder.environment() };
+  const { ACCESSIBILITY_ENV, startDesktopBus } = await import('./a11y/desktop-bus');
+  const desktopBus = config.accessibility === false ? null : startDesktopBus(processes, inherited, folder.run, log, user);
 
   // Load the rest while Xvfb starts.
   const { X11Driver } = await import('./x11-driver');
@@ -92,15 +101,14 @@ async function main(): Promise<void> {
   const { waitFor } = await import('../../util/wait');
   const { A11yReader } = await import('./a11y/snapshot');
   const { startEvidence, recordingsDir } = await import('./evidence');
+  const { ProgramSpace, asUser } = await import('./program-space');
+  const { childrenOf, endMarkedPrograms, endProcesses } = await import('./program-reaper');
 
   const { display, pid: xvfbPid } = await xvfbReady;
   const bus = await desktopBus;
-  const busEnv = bus ? { ...ACCESSIBILITY_ENV, DBUS_SESSION_BUS_ADDRESS: bus.address, XDG_RUNTIME_DIR: runtime } : {};
-  // Programs' temporary files (Chromium's singleton socket folder, which a killed Chromium leaves) go with the sandbox.
-  const tmp = path.join(runtime, 'tmp');
-  fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
-  const env: NodeJS.ProcessEnv = { ...inherited, TMPDIR: tmp, ...busEnv, ...config.environment, DISPLAY: display, HOME: process.env.HOME ?? workDir };
-  processes.spawn('openbox', ['--sm-disable'], { env, stdio: ['ignore', log, log] });
+  const busEnv = bus ? { ...ACCESSIBILITY_ENV, DBUS_SESSION_BUS_ADDRESS: bus.address } : {};
+  const env: NodeJS.ProcessEnv = { ...inherited, ...busEnv, ...config.environment, DISPLAY: display };
+  processes.spawn('openbox', ['--sm-disable'], { env, cwd: '/', stdio: ['ignore', log, log], ...asUser(user) });
   const driver = await X11Driver.connect(display);
   // The dashcam, redraw detection and, for a preview, x11vnc with the preview page.
   const evidence = await startEvidence({
@@ -124,26 +132,35 @@ async function main(): Promise<void> {
     a11y.close();
     await evidence.stop();
     await driver.close();
+    await endMarkedPrograms(space, null, { closeMs: 0, termMs: 500 });
     await processes.killAll();
-    fs.rmSync(runtime, { recursive: true, force: true });
+    folder?.remove();
     registry.markStopped(config.id, reason);
-    for (const entry of fs.readdirSync(workDir)) {
-      if (entry.startsWith('chromium-')) fs.rmSync(path.join(workDir, entry), { recursive: true, force: true });
-    }
     fs.writeSync(log, `${new Date().toISOString()} stopped: ${reason}\n`);
     process.exit(0);
   };
   const lifetime = new Lifetime((reason) => void terminate(reason), config.keepAlive);
+  const space = new ProgramSpace(env, folder.home, user, config.id);
+  const launcher = new Launcher(driver, processes, space, workDir, (deadlineMs) => focusedWidgets(a11y, deadlineMs));
+  const resetPrograms = async () => {
+    const ended = await endMarkedPrograms(space, driver);
+    space.sessions.clear();
+    // Services the session bus started on demand (dconf) hold the home: they go too, and start again when asked.
+    const services = bus ? await endProcesses(childrenOf(bus.pid), null, { closeMs: 0, termMs: 1000 }) : 0;
+    launcher.removeProfiles();
+    folder!.reset();
+    return ended + services;
+  };
   const server = createAgentServer({
     id: config.id,
     token: config.token,
     driver,
     processes,
     lifetime,
-    env,
-    workDir,
+    space,
     a11y,
-    launcher: new Launcher(driver, processes, env, workDir),
+    resetPrograms,
+    launcher,
     routes: evidence.routes,
     describe: () => ({
       id: config.id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort, previewPort,
@@ -164,8 +181,14 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, xvfbPid, identity, port, display, vncPort, previewPort, workDir })}\n`);
 }
 
+/** Which windows the tree shows, and in which of them a widget has the keyboard focus. */
+async function focusedWidgets(a11y: import('./a11y/snapshot').A11yReader, deadlineMs: number): Promise<{ windows: Set<string>; focusedIn: Set<string> }> {
+  const { nodes } = await a11y.snapshot({ deadlineMs });
+  return { windows: new Set(nodes.map((n) => n.window)), focusedIn: new Set(nodes.filter((n) => n.states.includes('focused')).map((n) => n.window)) };
+}
+
 main().catch(async (error) => {
   await processes.killAll();
-  if (runtimeDir) fs.rmSync(runtimeDir, { recursive: true, force: true });
+  folder?.remove();
   process.stdout.write(`${JSON.stringify({ ready: false, error: error.message })}\n`, () => process.exit(1));
 });

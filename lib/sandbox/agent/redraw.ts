@@ -36,7 +36,7 @@ export const CHANGE_WINDOW_MS = 35;
 /** Settled: no motion for this long, three frames of a 60 Hz animation. */
 export const QUIET_MS = 50;
 /** Motion smaller than this share (a caret, a spinner) does not keep the screen from settling. */
-const MOTION_FLOOR = 0.001;
+export const MOTION_FLOOR = 0.001;
 const MAX_MARKS = 16;
 
 /** A downscaled look at the screen: the sampled pixels, 24-bit colour each. */

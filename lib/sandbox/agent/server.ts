@@ -5,6 +5,7 @@ import { Launcher } from './launcher';
 import { Lifetime } from './lifetime';
 import { runShell } from './exec';
 import { ProcessGroup } from './processes';
+import { ProgramSpace } from './program-space';
 import { parseChord } from '../keys';
 import { sleep } from '../../util/wait';
 import { InputPacer } from './input-pacer';
@@ -23,10 +24,16 @@ export interface AgentContext {
   processes: ProcessGroup;
   /** Absent for a self-hosted agent, which does not own its machine's lifetime. */
   lifetime?: Lifetime;
-  env: NodeJS.ProcessEnv;
-  workDir: string;
-  /** Reads the accessibility tree; by default from the session bus in `env`. */
+  /** Where, and as whom, the programs it starts run. */
+  space: ProgramSpace;
+  /** Reads the accessibility tree; by default from the session bus in the programs' environment. */
   a11y?: A11yReader;
+  /**
+   * Back to the desktop the sandbox started with: every program it started
+   * is closed (close request, SIGTERM, SIGKILL), and a local sandbox's home
+   * goes back to its seed. Resolves to how many processes were ended.
+   */
+  resetPrograms(): Promise<number>;
   describe(): Record<string, unknown>;
   terminate(reason: string): void;
   /** Routes of the optional parts (the dashcam, redraw detection), served with the same token. */
@@ -81,7 +88,7 @@ function snapshotOptions(source: Record<string, unknown>): SnapshotOptions {
 
 function routes(ctx: AgentContext): Record<string, Handler> {
   const { driver } = ctx;
-  const a11y = ctx.a11y ?? new A11yReader(ctx.env.DBUS_SESSION_BUS_ADDRESS, driver);
+  const a11y = ctx.a11y ?? new A11yReader(ctx.space.env.DBUS_SESSION_BUS_ADDRESS, driver);
   const pacer = new InputPacer();
   const click = async (button: MouseButton, times: number) => {
     for (let i = 0; i < times; i++) {
@@ -160,17 +167,21 @@ function routes(ctx: AgentContext): Record<string, Handler> {
       return { ok: true };
     },
     'POST /keys': async (body) => {
-      await pacer.send('keys', () => driver.chord(parseChord(body.keys)));
+      const keys = parseChord(body.keys);
+      await requireKeyboardFocus(driver, `the keys '${keys.join('+')}'`);
+      await pacer.send('keys', () => driver.chord(keys));
       return { ok: true };
     },
     'POST /type': async (body) => {
-      await pacer.send('keys', () => driver.typeText(text(body, 'text'), typeof body.delay === 'number' ? body.delay : 0));
+      const typed = text(body, 'text');
+      await requireKeyboardFocus(driver, 'the typed text');
+      await pacer.send('keys', () => driver.typeText(typed, typeof body.delay === 'number' ? body.delay : 0));
       return { ok: true };
     },
-    'POST /exec': async (body) => runShell(ctx.processes, text(body, 'code'), number(body, 'timeout'), ctx.env, ctx.workDir),
+    'POST /exec': async (body) => runShell(ctx.processes, text(body, 'code'), number(body, 'timeout'), ctx.space),
     'POST /launch/app': async (body) => ctx.launcher.app(text(body, 'command'), number(body, 'timeout')),
     'POST /launch/chrome': async (body) => ctx.launcher.chrome(text(body, 'url'), number(body, 'timeout')),
-    'POST /apps/close': async () => ({ closed: await ctx.launcher.closeAll(5_000) }),
+    'POST /apps/close': async () => ({ closed: await ctx.resetPrograms() }),
     'POST /focus': async (body) => ctx.launcher.focus(text(body, 'name'), number(body, 'timeout')),
     'GET /a11y': async (_body, url) => a11y.snapshot(snapshotOptions(Object.fromEntries(url.searchParams))),
     'POST /a11y': async (body) => a11y.snapshot(snapshotOptions(body)),
@@ -179,6 +190,13 @@ function routes(ctx: AgentContext): Record<string, Handler> {
       return (await driver.windows()).map((w) => ({ ...w, active: w.id === active }));
     },
   };
+}
+
+/** Keys sent while no window has the keyboard focus go nowhere: say so instead of losing them. */
+async function requireKeyboardFocus(driver: Driver, what: string): Promise<void> {
+  if (await driver.focusedWindow()) return;
+  const open = (await driver.windows()).map((w) => `'${w.title || w.className}'`).join(', ');
+  throw new HttpError(409, `No window has the keyboard focus, so ${what} would go nowhere. ${open ? `Click into a window first, or focus one (open: ${open}).` : 'No window is open: launch a program first.'}`);
 }
 
 function authorized(req: http.IncomingMessage, token: string): boolean {

@@ -324,6 +324,42 @@ export class X11Driver implements Driver {
     await this.sync();
   }
 
+  async closeWindow(windowId: number): Promise<void> {
+    const closeAtom = await this.atom('_NET_CLOSE_WINDOW');
+    // Source 2: a request from a pager or a tool acting for the user, which the window manager honours.
+    this.X.SendEvent(this.root, false, SUBSTRUCTURE_NOTIFY_AND_REDIRECT, {
+      name: 'ClientMessage', format: 32, wid: windowId, message_type: closeAtom, data: [0, 2, 0, 0, 0],
+    });
+    await this.sync();
+  }
+
+  async focusedWindow(): Promise<number | null> {
+    const [{ focus }, check] = await Promise.all([
+      promisify<{ focus: number }>((cb) => this.X.GetInputFocus(cb)),
+      this.property(this.root, '_NET_SUPPORTING_WM_CHECK'),
+    ]);
+    // 0 is None and 1 PointerRoot; the window manager parks the focus on its own window when no program has it.
+    const parked = check.data.length >= 4 ? check.data.readUInt32LE(0) : 0;
+    return focus > 1 && focus !== this.root && focus !== parked ? focus : null;
+  }
+
+  async hasFocus(windowId: number): Promise<boolean> {
+    let at = await this.focusedWindow();
+    for (let depth = 0; at && at !== this.root && depth < 16; depth++) {
+      if (at === windowId) return true;
+      at = (await promisify<{ parent: number }>((cb) => this.X.QueryTree(at, cb))).parent;
+    }
+    return false;
+  }
+
+  async isDialog(windowId: number): Promise<boolean> {
+    const [type, transient, dialogAtom] = await Promise.all([
+      this.property(windowId, '_NET_WM_WINDOW_TYPE'), this.property(windowId, 'WM_TRANSIENT_FOR'), this.atom('_NET_WM_WINDOW_TYPE_DIALOG'),
+    ]);
+    for (let i = 0; i + 4 <= type.data.length; i += 4) if (type.data.readUInt32LE(i) === dialogAtom) return true;
+    return transient.data.length >= 4 && transient.data.readUInt32LE(0) !== 0;
+  }
+
   async activeWindow(): Promise<number | null> {
     const prop = await this.property(this.root, '_NET_ACTIVE_WINDOW');
     const id = prop.data.length >= 4 ? prop.data.readUInt32LE(0) : 0;

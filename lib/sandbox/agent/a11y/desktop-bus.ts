@@ -1,6 +1,9 @@
 import fs from 'fs';
+import path from 'path';
 import dbus, { Message } from 'dbus-next';
 import { ProcessGroup } from '../processes';
+import { asUser } from '../program-space';
+import type { SandboxUser } from '../sandbox-user';
 import { sleep } from '../../../util/wait';
 
 /**
@@ -39,12 +42,11 @@ export const ACCESSIBILITY_ENV: Readonly<Record<string, string>> = {
   ACCESSIBILITY_ENABLED: '1',
 };
 
-/** Variables from the user's own desktop session that would switch the tree off or lead programs to the user's buses and display. */
-export const FOREIGN_SESSION_ENV = ['DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'NO_AT_BRIDGE', 'GTK_A11Y', 'XDG_RUNTIME_DIR', 'WAYLAND_DISPLAY'] as const;
-
 export interface DesktopBus {
   /** The session bus address, for DBUS_SESSION_BUS_ADDRESS. */
   address: string;
+  /** The session bus's process: the services it starts on demand (dconf) are its children. */
+  pid: number;
   /**
    * Starts the accessibility bus launcher on `display`; resolves true once
    * it serves, false when it did not come up in time. Only once another
@@ -55,14 +57,33 @@ export interface DesktopBus {
 }
 
 /**
- * Starts a session bus listening in `runtimeDir` (the sandbox's private
- * XDG_RUNTIME_DIR). Its process stays in the foreground, in its own process
- * group, so that stopping the sandbox ends it and everything it activated.
+ * The session bus's configuration: the system's session bus, which serves
+ * the user it runs as, and root too, so that the agent reads the tree of
+ * a bus that runs as the sandbox's user.
  */
-function startSessionBus(processes: ProcessGroup, env: NodeJS.ProcessEnv, runtimeDir: string, log: number): Promise<string> {
+function sessionBusConfig(runtimeDir: string): string {
+  const file = path.join(runtimeDir, 'session-bus.conf');
+  fs.writeFileSync(file, `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <include>/usr/share/dbus-1/session.conf</include>
+  <policy context="default"><allow user="root"/></policy>
+</busconfig>
+`, { mode: 0o644 });
+  return file;
+}
+
+/**
+ * Starts a session bus listening in `runtimeDir` (the sandbox's private
+ * XDG_RUNTIME_DIR), as `user`, with the sandbox's home: the services it
+ * starts on demand, dconf among them, keep their state there. Its process
+ * stays in the foreground, in its own process group, so that stopping the
+ * sandbox ends it and everything it activated.
+ */
+function startSessionBus(processes: ProcessGroup, env: NodeJS.ProcessEnv, runtimeDir: string, log: number, user: SandboxUser | null): Promise<{ address: string; pid: number }> {
   return new Promise((resolve, reject) => {
-    const daemon = processes.spawn(...endingWithSupervisor('dbus-daemon', ['--session', '--nofork', `--address=unix:path=${runtimeDir}/bus`, '--print-address=1']), {
-      env, stdio: ['ignore', 'pipe', log],
+    const args = ['--nofork', `--config-file=${sessionBusConfig(runtimeDir)}`, `--address=unix:path=${runtimeDir}/bus`, '--print-address=1'];
+    const daemon = processes.spawn(...endingWithSupervisor('dbus-daemon', args), {
+      env, cwd: '/', stdio: ['ignore', 'pipe', log], ...asUser(user),
     });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`dbus-daemon printed no address within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
@@ -72,7 +93,7 @@ function startSessionBus(processes: ProcessGroup, env: NodeJS.ProcessEnv, runtim
       if (!output.includes('\n')) return;
       clearTimeout(timer);
       daemon.stdout!.destroy();
-      resolve(output.trim());
+      resolve({ address: output.trim(), pid: daemon.pid! });
     });
     daemon.once('error', (e) => {
       clearTimeout(timer);
@@ -112,11 +133,10 @@ async function waitForLauncher(address: string, timeoutMs: number): Promise<bool
  * Starts the session bus. Null when the sandbox has to do without (no
  * dbus-daemon): the snapshot is then empty, and nothing else changes.
  */
-export async function startDesktopBus(processes: ProcessGroup, env: NodeJS.ProcessEnv, runtimeDir: string, log: number): Promise<DesktopBus | null> {
-  fs.mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
-  let address: string;
+export async function startDesktopBus(processes: ProcessGroup, env: NodeJS.ProcessEnv, runtimeDir: string, log: number, user: SandboxUser | null): Promise<DesktopBus | null> {
+  let bus: { address: string; pid: number };
   try {
-    address = await startSessionBus(processes, { ...env, XDG_RUNTIME_DIR: runtimeDir }, runtimeDir, log);
+    bus = await startSessionBus(processes, { ...env, XDG_RUNTIME_DIR: runtimeDir }, runtimeDir, log, user);
   } catch (error) {
     fs.writeSync(log, `${new Date().toISOString()} no accessibility tree: ${(error as Error).message}\n`);
     return null;
@@ -129,9 +149,9 @@ export async function startDesktopBus(processes: ProcessGroup, env: NodeJS.Proce
     }
     // --launch-immediately: the bus is there before the first program asks for it.
     processes.spawn(...endingWithSupervisor(launcher, ['--launch-immediately', '--a11y=1']), {
-      env: { ...env, DISPLAY: display, DBUS_SESSION_BUS_ADDRESS: address, XDG_RUNTIME_DIR: runtimeDir }, stdio: ['ignore', log, log],
+      env: { ...env, DISPLAY: display, DBUS_SESSION_BUS_ADDRESS: bus.address, XDG_RUNTIME_DIR: runtimeDir }, cwd: '/', stdio: ['ignore', log, log], ...asUser(user),
     });
-    return waitForLauncher(address, READY_TIMEOUT_MS);
+    return waitForLauncher(bus.address, READY_TIMEOUT_MS);
   };
-  return { address, startAccessibility };
+  return { ...bus, startAccessibility };
 }

@@ -1,0 +1,95 @@
+import fs from 'fs';
+import path from 'path';
+import type { SandboxUser } from './sandbox-user';
+
+/**
+ * A local sandbox's own folder, and everything its programs keep: the home,
+ * the XDG config, data, cache and state folders under it, a temp folder, and
+ * the runtime folder its buses listen in. Made at connect, from the project's
+ * seed when there is one; reset to that seed between scenarios of a reused
+ * sandbox; removed when the sandbox stops. Programs that remember their last
+ * session (in the home or in dconf, which keeps its database there) start
+ * fresh in every sandbox.
+ *
+ *   <root>/home   HOME, with .config, .local/share, .cache and .local/state
+ *   <root>/tmp    TMPDIR
+ *   <root>/run    XDG_RUNTIME_DIR: the session bus's socket
+ *
+ * It lives in the system's temp folder, not the state folder: a socket's path
+ * must stay short, and the sandbox's user must be able to reach it.
+ */
+export class SandboxFolder {
+  readonly home: string;
+  readonly tmp: string;
+  readonly run: string;
+
+  constructor(
+    readonly root: string,
+    /** A folder whose contents every new home starts with (the `sandboxHome` option); null for an empty home. */
+    private readonly seed: string | null,
+    /** Who owns it all: the sandbox's user; null where programs run as the agent's own user. */
+    private readonly owner: SandboxUser | null,
+  ) {
+    this.home = path.join(root, 'home');
+    this.tmp = path.join(root, 'tmp');
+    this.run = path.join(root, 'run');
+  }
+
+  create(): void {
+    fs.mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    this.own(this.root);
+    for (const dir of [this.run, this.tmp]) {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      this.own(dir);
+    }
+    this.makeHome();
+  }
+
+  /** Back to the seed: only once nothing runs that holds the home. */
+  reset(): void {
+    fs.rmSync(this.home, { recursive: true, force: true });
+    for (const entry of fs.readdirSync(this.tmp)) fs.rmSync(path.join(this.tmp, entry), { recursive: true, force: true });
+    this.makeHome();
+  }
+
+  remove(): void {
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** The variables that send programs' files here, set whatever the user's own environment says. */
+  environment(): Record<string, string> {
+    const env: Record<string, string> = {
+      HOME: this.home,
+      XDG_CONFIG_HOME: path.join(this.home, '.config'),
+      XDG_DATA_HOME: path.join(this.home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(this.home, '.cache'),
+      XDG_STATE_HOME: path.join(this.home, '.local', 'state'),
+      XDG_RUNTIME_DIR: this.run,
+      TMPDIR: this.tmp,
+    };
+    if (this.owner) Object.assign(env, { USER: this.owner.name, LOGNAME: this.owner.name, SHELL: '/bin/sh' });
+    return env;
+  }
+
+  private makeHome(): void {
+    fs.mkdirSync(this.home, { recursive: true, mode: 0o700 });
+    if (this.seed) fs.cpSync(this.seed, this.home, { recursive: true, force: true, verbatimSymlinks: true });
+    const env = this.environment();
+    for (const name of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME']) fs.mkdirSync(env[name], { recursive: true, mode: 0o700 });
+    this.ownTree(this.home);
+  }
+
+  private own(target: string): void {
+    if (this.owner) fs.lchownSync(target, this.owner.uid, this.owner.gid);
+  }
+
+  private ownTree(dir: string): void {
+    if (!this.owner) return;
+    this.own(dir);
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) this.ownTree(full);
+      else this.own(full);
+    }
+  }
+}
