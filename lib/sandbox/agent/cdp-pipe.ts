@@ -96,6 +96,8 @@ export class CdpPipe {
   async waitForInput(deadline: number, movePointer: () => Promise<void>): Promise<void> {
     if (!this.pageSession) throw new Error('waitForInput() needs waitForPaintedPage() first');
     const ready = 'document.hasFocus() && innerWidth === screen.width && innerHeight === screen.height';
+    // A blank page leaves the keyboard with the browser's own (hidden) address bar: the page takes it.
+    await this.send('Page.bringToFront', {}, this.pageSession).catch(() => undefined);
     while (!(await this.evaluate(ready))) {
       if (Date.now() > deadline) throw new Error('the page did not fill the screen and take the keyboard focus');
       await new Promise((r) => setTimeout(r, 20));
