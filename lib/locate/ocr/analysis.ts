@@ -3,6 +3,7 @@ import type { Screen } from '../../types/screen';
 import { cropGrey, GreyImage, prepareGrey, toGrey } from './preprocess';
 import type { OcrReader, OcrWord, Reading } from './tesseract';
 import type { TextLine } from './paddle';
+import { QUOTE_MARKS } from '../../util/quotes';
 import { normalise, similarity, threshold } from '../text-match';
 import { splitSpread } from './spread';
 import { splitRunOn } from './run-on';
@@ -270,7 +271,7 @@ function tokenSpans(characters: string[]): [number, number][] {
 
 /** Whether a read shows every symbol the wanted text has ('<', '#', '!', ':'), apart from dots, commas and quotes. */
 export function keepsSymbols(read: string, wanted: string): boolean {
-  const symbols = wanted.replace(/[\p{L}\p{N}\s.,'"\u2018\u2019]/gu, '');
+  const symbols = wanted.replace(new RegExp(`[\\p{L}\\p{N}\\s.,${QUOTE_MARKS}]`, 'gu'), '');
   return [...symbols].every((symbol) => read.includes(symbol));
 }
 
