@@ -3,7 +3,7 @@ import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } f
 import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
 import { COMPACT_RATIO, faceAround, fieldNear, inputLike, openBetween, ownFace, TEXT_AREA_HEIGHT, toggleNear } from './controls';
-import { sameLetters, similarity, threshold } from '../text-match';
+import { punctuationExact, sameLetters, similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
 import { cropScreen } from '../../image/crop';
@@ -214,7 +214,10 @@ export class OcrEngine implements LocateEngine {
       const pick = query.ordinal === -1 ? peers[peers.length - 1] : peers[query.ordinal - 1];
       return pick ? [pick, ...candidates.filter((c) => c !== pick)] : [];
     }
-    return query.relation ? candidates : [...candidates].sort((a, b) => b.confidence - a.confidence || a.box.y - b.box.y || a.box.x - b.box.x);
+    if (query.relation) return candidates;
+    // Two that match alike: the one spelled as asked, punctuation and all ('Email' over 'Email:'), then reading order.
+    const spelledAsAsked = (c: Candidate) => (query.text !== null && punctuationExact(c.text ?? '', query.text) ? 1 : 0);
+    return [...candidates].sort((a, b) => b.confidence - a.confidence || spelledAsAsked(b) - spelledAsAsked(a) || a.box.y - b.box.y || a.box.x - b.box.x);
   }
 
   /** Verify: read the evidence again, closer up and as one line, and compare it with the description. */
