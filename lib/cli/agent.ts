@@ -6,7 +6,7 @@ import { Launcher } from '../sandbox/agent/launcher';
 import { ProcessGroup } from '../sandbox/agent/processes';
 import { createAgentServer } from '../sandbox/agent/server';
 import { startEvidence } from '../sandbox/agent/evidence';
-import { parseFlags } from './main';
+import { parseFlags } from './flags';
 
 /**
  * `glance agent --listen HOST:PORT`: serves an existing display (DISPLAY) to
