@@ -4,6 +4,7 @@ import { cropGrey, GreyImage, prepareGrey, toGrey } from './preprocess';
 import type { OcrReader, OcrWord, Reading } from './tesseract';
 import type { TextLine } from './paddle';
 import { QUOTE_MARKS } from '../../util/quotes';
+import { iconRead } from './icon-read';
 import { normalise, similarity, threshold } from '../text-match';
 import { splitSpread } from './spread';
 import { splitRunOn } from './run-on';
@@ -290,13 +291,6 @@ function joined(left: OcrWord | undefined, next: OcrWord | undefined, wordGap = 
 
 /** The gap, in heights, under which words are one phrase even among the items of a bar: a few spaces' width. */
 const ITEM_GAP = 0.9;
-
-/** A word of one or two characters read less surely than this is likely an icon read as letters. */
-const ICON_READ = 75;
-
-export function iconRead(word: OcrWord): boolean {
-  return word.text.length <= 2 && word.confidence < ICON_READ;
-}
 
 function overlaps(a: Box, b: Box): boolean {
   const w = Math.min(right(a), right(b)) - Math.max(a.x, b.x);
