@@ -1,8 +1,10 @@
+import { QUOTE_MARKS, quotedSource, unquote } from '../lib/util/quotes';
+
 /**
  * Step phrasings are Cucumber Expressions, written as in the step contract:
  * `I click (on )(the ){element}`. `(x)` is optional text; the parameters are
  * Cucumber's `{int}` and Glance's own (steps/parameter-types.ts):
- * - `{quoted}` a single- or double-quoted value, which the step gets unquoted;
+ * - `{quoted}` a value in quotes, straight or curly, single or double (lib/util/quotes.ts), which the step gets unquoted;
  * - `{element}` an element description: quoted text with the words around it
  *   (`the second 'Edit' button`, `the 'Delete' icon next to 'Alice'`),
  *   passed to find() as written;
@@ -11,9 +13,9 @@
  *   ` using zoom`, ` and verify` and ` with confidence X`, in any order and
  *   combination.
  */
-export const QUOTED = `"[^"]*"|'[^']*'`;
+export const QUOTED = quotedSource(true);
 // Lazy at the end, so that the find options after an element are not taken for its words.
-export const ELEMENT = `(?:[^"']*?(?:${QUOTED}))+[^"']*?`;
+export const ELEMENT = `(?:[^${QUOTE_MARKS}]*?(?:${QUOTED}))+[^${QUOTE_MARKS}]*?`;
 export const DIRECTION = 'up|down|left|right';
 // Any number after `with confidence`: the find names a value outside 0 to 1, where an undefined step would not say why.
 export const FIND_OPTIONS = '(?: within \\d+ seconds?| using zoom| and verify| with confidence [\\d.]+)*';
@@ -75,9 +77,7 @@ function escape(text: string): string {
 }
 
 /** A quoted step argument without its quotes. */
-export function unquote(value: string): string {
-  return /^(['"]).*\1$/s.test(value) ? value.slice(1, -1) : value;
-}
+export { unquote };
 
 export interface StepFindOptions {
   timeout?: number;

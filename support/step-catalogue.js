@@ -4,9 +4,9 @@
 const { defineParameterType, Given, When, Then } = require('@cucumber/cucumber');
 
 // An element steps aside where a more specific step goes on (see steps/step-aside.ts).
-defineParameterType({ name: 'quoted', regexp: /"[^"]*"|'[^']*'/ });
-defineParameterType({ name: 'element', regexp: /(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?/ });
-defineParameterType({ name: 'element-after-I-should-see', regexp: /(?!(?<=^I should see )(?:(?:the text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*)|(?:(?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:at least (?:-?\d+) (?:(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?))|(?:that (?:"[^"]*"|'[^']*')))$)(?!(?<=^I should see the )(?:(?:text (?:"[^"]*"|'[^']*')(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*))$)(?:[^"']*?(?:"[^"]*"|'[^']*'))+[^"']*?/ });
+defineParameterType({ name: 'quoted', regexp: /(?<![A-Za-z])'(?:[^']|'(?=[A-Za-z]))*'|"[^"]*"|‘(?:[^’]|’(?=[A-Za-z]))*’|“[^”]*”/ });
+defineParameterType({ name: 'element', regexp: /(?:[^'"‘’“”]*?(?:(?<![A-Za-z])'(?:[^']|'(?=[A-Za-z]))*'|"[^"]*"|‘(?:[^’]|’(?=[A-Za-z]))*’|“[^”]*”))+[^'"‘’“”]*?/ });
+defineParameterType({ name: 'element-after-I-should-see', regexp: /(?!(?<=^I should see )(?:(?:the text (?:(?<![A-Za-z])'(?:[^']|'(?=[A-Za-z]))*'|"[^"]*"|‘(?:[^’]|’(?=[A-Za-z]))*’|“[^”]*”)(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*)|(?:(?:-?\d+) (?:(?:[^'"‘’“”]*?(?:(?<![A-Za-z])'(?:[^']|'(?=[A-Za-z]))*'|"[^"]*"|‘(?:[^’]|’(?=[A-Za-z]))*’|“[^”]*”))+[^'"‘’“”]*?))|(?:at least (?:-?\d+) (?:(?:[^'"‘’“”]*?(?:(?<![A-Za-z])'(?:[^']|'(?=[A-Za-z]))*'|"[^"]*"|‘(?:[^’]|’(?=[A-Za-z]))*’|“[^”]*”))+[^'"‘’“”]*?))|(?:that (?:(?<![A-Za-z])'(?:[^']|'(?=[A-Za-z]))*'|"[^"]*"|‘(?:[^’]|’(?=[A-Za-z]))*’|“[^”]*”)))$)(?!(?<=^I should see the )(?:(?:text (?:(?<![A-Za-z])'(?:[^']|'(?=[A-Za-z]))*'|"[^"]*"|‘(?:[^’]|’(?=[A-Za-z]))*’|“[^”]*”)(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*))$)(?:[^'"‘’“”]*?(?:(?<![A-Za-z])'(?:[^']|'(?=[A-Za-z]))*'|"[^"]*"|‘(?:[^’]|’(?=[A-Za-z]))*’|“[^”]*”))+[^'"‘’“”]*?/ });
 defineParameterType({ name: 'direction', regexp: /up|down|left|right/ });
 defineParameterType({ name: 'find-options', regexp: /(?: within \d+ seconds?| using zoom| and verify| with confidence [\d.]+)*/ });
 

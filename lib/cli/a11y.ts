@@ -1,6 +1,6 @@
 import type { A11yNode } from '../types/a11y';
 import { liveSandbox } from './live-sandbox';
-import { parseFlags } from './main';
+import { parseFlags } from './flags';
 
 /**
  * `glance a11y dump [--sandbox ID] [--json]`: the accessibility tree a

@@ -9,7 +9,7 @@ import { startEvidence } from '../sandbox/agent/evidence';
 import { programEnvironment } from '../sandbox/agent/program-env';
 import { ProgramSpace } from '../sandbox/agent/program-space';
 import { endMarkedPrograms } from '../sandbox/agent/program-reaper';
-import { parseFlags } from './main';
+import { parseFlags } from './flags';
 
 /**
  * `glance agent --listen HOST:PORT`: serves an existing display (DISPLAY) to

@@ -4,14 +4,15 @@ import zlib from 'zlib';
 import { openDb } from '../store/db';
 import { CacheStore } from '../cache/store';
 import { encodePng, bgrxToRgba } from '../image/pixels';
-import { parseFlags, stateDir } from './main';
+import { parseFlags } from './flags';
+import { defaultStateDir } from '../config/state-dir';
 
 /** `glance cache list [--key K]`, `glance cache show <id>`, `glance cache clear [--key K]`. */
 export async function cacheCommand(args: string[]): Promise<number> {
   const { flags, words } = parseFlags(args);
   const [action = 'list', id] = words;
   const key = typeof flags.key === 'string' ? flags.key : undefined;
-  const db = openDb(stateDir());
+  const db = openDb(defaultStateDir());
   const store = new CacheStore(db);
   try {
     if (action === 'list') {
@@ -29,7 +30,7 @@ export async function cacheCommand(args: string[]): Promise<number> {
         return 1;
       }
       const screen = store.screen(row.screen_hash)!;
-      const out = path.join(stateDir(), 'cache', 'show', String(row.id));
+      const out = path.join(defaultStateDir(), 'cache', 'show', String(row.id));
       fs.mkdirSync(out, { recursive: true });
       const raw = zlib.inflateSync(screen.data);
       const rgba = (data: Buffer) => (screen.format === 'bgrx' ? bgrxToRgba(data) : data);

@@ -3,7 +3,8 @@ import path from 'path';
 import dotenv from 'dotenv';
 import { openDb } from '../store/db';
 import { createApiKey, findKey, keyHint } from '../service/api-keys';
-import { parseFlags, stateDir } from './main';
+import { parseFlags } from './flags';
+import { DEFAULT_STATE_DIR, defaultStateDir } from '../config/state-dir';
 
 /**
  * `glance init`: the state database, a team and an API key. The key goes to
@@ -12,7 +13,7 @@ import { parseFlags, stateDir } from './main';
  */
 export async function initCommand(args: string[]): Promise<number> {
   const { flags } = parseFlags(args);
-  const dir = stateDir();
+  const dir = defaultStateDir();
   const db = openDb(dir);
   try {
     const envFile = path.resolve('.env');
@@ -24,7 +25,7 @@ export async function initCommand(args: string[]): Promise<number> {
       writeEnvValue(envFile, 'GLANCE_API_KEY', key);
       console.log(`Created API key ${keyHint(key)} and wrote it to ${envFile} as GLANCE_API_KEY.`);
     }
-    ensureIgnored(path.resolve('.gitignore'), ['.env', `${path.relative('.', dir) || '.glance'}/`]);
+    ensureIgnored(path.resolve('.gitignore'), ['.env', `${path.relative('.', dir) || DEFAULT_STATE_DIR}/`]);
     return 0;
   } finally {
     db.close();

@@ -1,13 +1,13 @@
 import { AgentClient } from '../sandbox/agent-client';
 import { processAlive, SandboxRecord, SandboxRegistry } from '../sandbox/registry';
-import { stateDir } from './main';
+import { defaultStateDir } from '../config/state-dir';
 
 /**
  * The running local sandbox a command looks at: the one named by --sandbox,
  * else the last one connected to, else the only one running.
  */
 export function liveSandbox(id: string | true | undefined): { record: SandboxRecord; agent: AgentClient } {
-  const registry = new SandboxRegistry(stateDir());
+  const registry = new SandboxRegistry(defaultStateDir());
   const running = registry.list().filter((r) => r.state === 'running' && processAlive(r.pid));
   let record: SandboxRecord | undefined;
   if (typeof id === 'string') {

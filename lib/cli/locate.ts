@@ -8,7 +8,7 @@ import { TypeHint } from '../locate/query';
 import { located } from '../service/located';
 import type { FindOutcome } from '../service/find';
 import { Element } from '../client/element';
-import { parseFlags } from './main';
+import { parseFlags } from './flags';
 import { liveSandbox } from './live-sandbox';
 import { LocatorChoice, LOCATORS } from '../config/locators';
 import type { Screen } from '../types/screen';

@@ -1,5 +1,5 @@
 import path from 'path';
-import { parseFlags } from './main';
+import { parseFlags } from './flags';
 import { writeHtmlReport } from '../report/html-report';
 
 /** `glance report [--json DIR] [--out DIR]`: Cucumber JSON to an HTML report (defaults: reports/json, reports). */

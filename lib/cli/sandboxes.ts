@@ -1,12 +1,13 @@
 import { AgentClient } from '../sandbox/agent-client';
 import { processAlive, SandboxRegistry } from '../sandbox/registry';
 import { reapLeftovers } from '../sandbox/local-provider';
-import { parseFlags, stateDir } from './main';
+import { parseFlags } from './flags';
+import { defaultStateDir } from '../config/state-dir';
 
 /** `glance sandboxes`: list, stop or prune the local sandboxes recorded in .glance/sandboxes. */
 export async function sandboxesCommand(args: string[]): Promise<number> {
   const { flags, words } = parseFlags(args);
-  const registry = new SandboxRegistry(stateDir());
+  const registry = new SandboxRegistry(defaultStateDir());
   const [action = 'list', id] = words;
   if (action === 'list') {
     const records = registry.list();

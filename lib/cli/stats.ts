@@ -1,5 +1,6 @@
 import fs from 'fs';
-import { parseFlags, stateDir } from './main';
+import { parseFlags } from './flags';
+import { defaultStateDir } from '../config/state-dir';
 import { dbPath, openDb } from '../store/db';
 import { summarize } from '../store/analytics';
 import type { AnalyticsSummary } from '../types/analytics';
@@ -9,7 +10,7 @@ export async function statsCommand(args: string[]): Promise<number> {
   const { flags } = parseFlags(args, ['json']);
   const runs = flags.runs === undefined ? 10 : Number(flags.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs takes a whole number of runs from 1, got '${flags.runs}'.`);
-  const dir = stateDir();
+  const dir = defaultStateDir();
   if (!fs.existsSync(dbPath(dir))) {
     console.log(`No Glance state in ${dir}: nothing recorded yet.`);
     return 0;

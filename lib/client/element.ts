@@ -74,8 +74,15 @@ export class Element {
   get engine(): string | null { return this.#details.located?.engine ?? null; }
   /** For an element not found: the screenshot with the best candidate drawn, when one was written. */
   get debugScreenshot(): string | null { return this.#details.debugScreenshot; }
-  /** The vision model's answer, as it wrote it, when a model located (or failed to locate) the element. */
-  get aiResponse(): string | null { return this.#details.aiResponse ?? null; }
+  /** The engine's own address of the element (the accessibility tree's `window[…] >> role=…[name=…]`); null where no engine gave one. */
+  get selector(): string | null { return this.#details.located?.selector ?? null; }
+  /**
+   * The locator's answer: the vision model's words where a model was asked,
+   * else the answering engine's reason, or why nothing was found. The spec
+   * serialises it as a string, so an element from a non-model engine still
+   * says why it was (not) found.
+   */
+  get aiResponse(): string | null { return this.#details.aiResponse ?? this.reason; }
   get cache(): CacheInfo { return { ...this.#details.cache }; }
 
   /** Base64 PNG of the element's crop. */
@@ -113,7 +120,6 @@ export class Element {
 
   /** The spec's serialised form: exactly its keys, no circular references, no image data. */
   toJSON(): Record<string, unknown> {
-    const c = this.#details.located;
     return {
       description: this.#details.description,
       coordinates: this.coordinates,
@@ -124,8 +130,8 @@ export class Element {
       cache: this.cache,
       similarity: this.#details.similarity,
       confidence: this.confidence,
-      selector: c ? c.selector ?? `${c.engine}:${c.text ? JSON.stringify(c.text) : 'box'}@${c.box.x},${c.box.y},${c.box.width}x${c.box.height}` : null,
-      aiResponse: this.#details.aiResponse ?? c?.reason ?? this.#details.notFound,
+      selector: this.selector,
+      aiResponse: this.aiResponse,
     };
   }
 }

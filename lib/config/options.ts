@@ -7,6 +7,7 @@ import {
 import { InvalidOptionError } from './errors';
 import { LocatorChoice, LOCATORS, ocrReaderFromEnv, PLANNED_ENGINES } from './locators';
 import { resolveVisionModel, VisionModelSettings } from './vision';
+import { defaultStateDir } from './state-dir';
 
 export type Os = 'linux' | 'windows';
 export type Preview = 'browser' | 'ide' | 'none';
@@ -381,7 +382,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
     environment: o.environment ?? {},
     ai: o.ai ?? {},
     keepAlive: o.keepAlive ?? DEFAULT_KEEP_ALIVE_MS,
-    stateDir: o.stateDir ?? (process.env.GLANCE_STATE_DIR || '.glance'),
+    stateDir: o.stateDir ?? defaultStateDir(),
     locator,
     sandboxHome: sandboxHome ? path.resolve(sandboxHome) : null,
     runAsRoot,

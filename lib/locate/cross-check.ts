@@ -3,6 +3,7 @@ import type { Box } from '../types/screen';
 import type { EngineContext, LocateEngine } from './engine';
 import type { Query } from './query';
 import { containsText, similarity } from './text-match';
+import { quotedTexts } from '../util/quotes';
 
 /**
  * A model can point at the wrong thing with confidence. Where a description
@@ -39,7 +40,7 @@ export async function crossCheck(candidates: Candidate[], query: Query, context:
 function quotedText(query: Query): string | null {
   if (!query.text) return null;
   if (query.hint === 'text') return query.text;
-  const quoted = [...query.description.matchAll(/'([^']+)'|"([^"]+)"|\u2018([^\u2019]+)\u2019|\u201c([^\u201d]+)\u201d/g)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4]).toLowerCase());
+  const quoted = quotedTexts(query.description).map((q) => q.toLowerCase());
   return quoted.some((q) => q.includes(query.text!.toLowerCase())) ? query.text : null;
 }
 

@@ -1,3 +1,5 @@
+import { quotedParts, quotedSource, replaceQuoted, trimQuoteMarks, unquote } from '../util/quotes';
+
 /**
  * Reads a plain-words description ("the second 'Edit' button", "Email field",
  * "the 'Delete' button in the row of 'Bob Stone'") into what a locate engine
@@ -79,8 +81,7 @@ const RELATIONS: [RegExp, RelationKind][] = [
 
 const VISUAL = /\b(red|green|blue|yellow|orange|purple|pink|black|white|grey|gray|round|circular|square|big|large|small|tiny|colou?red|shaped|arrow|gear|cog|hamburger|magnifier|trash|bin|logo|avatar|star|heart|cross|plus|minus)\b/g;
 const FILLER = /\b(?:the|a|an|on|at|in|of|that|which|says|saying|reads|reading|labell?ed|called|named|with|text|one|element|ui)\b/g;
-const QUOTED = /'([^']+)'|"([^"]+)"|‘([^’]+)’|“([^”]+)”/g;
-const COLUMN = /\b(?:in|under) the (['"])(.+?)\1 column\b|\bin column (['"])(.+?)\3/i;
+const COLUMN = new RegExp(`\\b(?:in|under) the (${quotedSource()}) column\\b|\\bin column (${quotedSource()})`, 'i');
 
 const WRAPPED: [RegExp, TypeHint][] = [[/^the text "(.*)"$/i, 'text'], [/^the image "(.*)"$/i, 'image'], [/^the ui element "(.*)"$/i, 'ui']];
 
@@ -103,19 +104,19 @@ export function parseQuery(description: string): Query {
       break;
     }
   }
-  if (hint === 'text') return { description, text: stripQuotes(body), role: 'text', ordinal: null, relation: null, hint, visualWords: [] };
+  if (hint === 'text') return { description, text: trimQuoteMarks(body), role: 'text', ordinal: null, relation: null, hint, visualWords: [] };
 
   // "the cell in the 'City' column in the row of 'Ada'": the column is a second anchor, read first.
   let column: string | undefined;
   const columnMatch = COLUMN.exec(body);
   if (columnMatch) {
-    column = columnMatch[2] ?? columnMatch[4];
+    column = unquote(columnMatch[1] ?? columnMatch[2]);
     body = `${body.slice(0, columnMatch.index)} ${body.slice(columnMatch.index + columnMatch[0].length)}`.replace(/\s+/g, ' ').trim();
   }
   const place = placeNamed(outsideQuotes(body));
   const placeAfter = PLACE_AFTER.exec(outsideQuotes(body));
   if (placeAfter) body = body.slice(0, placeAfter.index);
-  const quoted = [...body.matchAll(QUOTED)].map((m) => ({ text: m[1] ?? m[2] ?? m[3] ?? m[4], index: m.index! }));
+  const quoted = quotedParts(body);
   let lower = body.toLowerCase();
 
   let relation: Query['relation'] = null;
@@ -125,7 +126,7 @@ export function parseQuery(description: string): Query {
     if (!match) continue;
     const after = quoted.find((q) => q.index >= match.index);
     const rest = body.slice(match.index + match[0].length);
-    const anchor = after?.text ?? stripQuotes(rest).replace(FILLER, ' ').trim();
+    const anchor = after?.text ?? trimQuoteMarks(rest).replace(FILLER, ' ').trim();
     if (!anchor) continue;
     // "the Sort by dropdown", "the Sort by: dropdown": a relation word with nothing after it but a label's
     // punctuation and a role word is part of the name.
@@ -138,11 +139,11 @@ export function parseQuery(description: string): Query {
   }
 
   let ordinal: number | null = null;
-  const ordinalMatch = new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`).exec(lower.replace(QUOTED, ' '));
+  const ordinalMatch = new RegExp(`\\b(${Object.keys(ORDINALS).join('|')})\\b`).exec(replaceQuoted(lower, () => ' '));
   if (ordinalMatch) ordinal = ORDINALS[ordinalMatch[1]];
 
   const target = quoted.find((q) => q.index < body.length);
-  const unquoted = lower.replace(QUOTED, ' ');
+  const unquoted = replaceQuoted(lower, () => ' ');
   const named = target ? firstRoleWord(unquoted) : lastRoleWord(lower);
   let role: Role | null = named?.role ?? null;
   const visualWords = [...unquoted.matchAll(VISUAL)].map((m) => m[1]);
@@ -299,7 +300,7 @@ function placeNamed(unquoted: string): Place | undefined {
 
 /** The text with each quoted part masked, at the same length so that indexes still match; the mask is neither a word nor a space. */
 function outsideQuotes(text: string): string {
-  return text.replace(QUOTED, (quoted) => '\u0001'.repeat(quoted.length));
+  return replaceQuoted(text, (quoted) => '\u0001'.repeat(quoted.length));
 }
 
 /** Control roles that may end a quoted text: the ones a label is seldom made of. */
@@ -326,6 +327,3 @@ function trimFillers(text: string): string {
   return words.join(' ');
 }
 
-function stripQuotes(text: string): string {
-  return text.trim().replace(/^['"‘“]|['"’”]$/g, '').trim();
-}

@@ -1,12 +1,52 @@
 import { editDistance } from '../config/closest';
 
 /**
- * Fuzzy text comparison tolerant of OCR slips: case, punctuation at the
- * edges, and the classic confusions (rn/m, l/1/I/|//, 0/O, vv/w, and a small
- * 'g' read as 9 or 8: '23g' as '238').
+ * Fuzzy text comparison tolerant of OCR slips: case, end punctuation, and
+ * the classic confusions (rn/m, l/1/I/|//, 0/O, vv/w, and a small 'g' read
+ * as 9 or 8: '23g' as '238'). What tells texts apart is kept: 'C', 'C++' and
+ * 'C#' are three texts, and so are '1' and '-1'.
  */
+
+/**
+ * Symbols that are part of what a text says ('C++', 'C#', '-1', '100%',
+ * '$5', '@ada', '<button>'). Any other mark at a text's edge dresses it:
+ * end punctuation ('Email:'), quotes, brackets, a required field's star,
+ * bullets, arrows, and the borders and specks OCR reads as | _ ~.
+ */
+const OWN_SYMBOLS = '+\\-\u2212=#%$\u20ac\u00a3\u00a5@&<>^\u00b0';
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const DRESSED_EDGES = new RegExp(`^[^\\p{L}\\p{N}${OWN_SYMBOLS}]+|[^\\p{L}\\p{N}${OWN_SYMBOLS}]+$`, 'gu');
+const NOT_OWN = new RegExp(`[^${OWN_SYMBOLS}]`, 'gu');
+
 export function normalise(text: string): string {
-  return text.toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}$#@]+|[^\p{L}\p{N}%]+$/gu, '').trim();
+  const words = text.toLowerCase().replace(/[\u2018\u2019]/g, "'").trim().split(/\s+/);
+  // A mark standing apart at either end is an icon or decoration beside the text ('+ Add', 'Next >'), unless it is all there is ('+').
+  if (words.some((w) => LETTER_OR_DIGIT.test(w))) {
+    while (!LETTER_OR_DIGIT.test(words[0])) words.shift();
+    while (!LETTER_OR_DIGIT.test(words[words.length - 1])) words.pop();
+  }
+  return words.join(' ').replace(DRESSED_EDGES, '').trim();
+}
+
+/** The symbols a text's words carry before and after their letters, in order: 'c++' has '…++', '-1' has '-…', 'language (c#' has '…#'. */
+function edgeSymbols(normalised: string): string {
+  const own = (marks: string) => marks.replace(NOT_OWN, '');
+  return normalised.split(' ').filter((w) => LETTER_OR_DIGIT.test(w)).flatMap((w) => {
+    const before = own(/^[^\p{L}\p{N}]*/u.exec(w)![0]);
+    const after = own(/[^\p{L}\p{N}]*$/u.exec(w)![0]);
+    return [...(before ? [`${before}\u2026`] : []), ...(after ? [`\u2026${after}`] : [])];
+  }).join(' ');
+}
+
+/**
+ * Whether two texts are the same with their punctuation kept: case and
+ * spacing aside, 'Email:' is not 'Email'. Matching ignores end punctuation,
+ * so between two candidates that match alike, this tells which is spelled
+ * as asked.
+ */
+export function punctuationExact(text: string, wanted: string): boolean {
+  const fold = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
+  return fold(text) === fold(wanted);
 }
 
 function confusable(text: string): string {
@@ -47,6 +87,8 @@ const NOT_A_SLIP = 0.6;
  * nothing with its counterpart is a different word.
  */
 function otherWords(a: string, b: string): boolean {
+  // A symbol that is part of a word is part of what it says: 'C++' is not 'C', '-1' is not '1'.
+  if (edgeSymbols(a) !== edgeSymbols(b)) return true;
   const da = a.replace(/\D/g, '');
   const db = b.replace(/\D/g, '');
   if (da.length && da.length === db.length && da !== db) return true;

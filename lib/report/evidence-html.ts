@@ -1,5 +1,6 @@
 import type { Box } from '../types/screen';
 import type { ClipEvidence, FailureEvidence, FindEvidence, PictureEvidence } from './step-evidence';
+import { hasQuoteMark } from '../util/quotes';
 
 /** A clip link starts this long before the failure, to show what led to it. */
 const LEAD_IN_S = 2;
@@ -9,7 +10,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** A description in quotes, unless it brings its own (descriptions come as written: `'Save'`, `the 'Save' button`). */
-const q = (text: string) => escapeHtml(/['"]/.test(text) ? text : `'${text}'`);
+const q = (text: string) => escapeHtml(hasQuoteMark(text) ? text : `'${text}'`);
 const boxText = (box: { x: number; y: number; width: number; height: number }) => `${box.x},${box.y} ${box.width}x${box.height}`;
 
 /** A picture, linked to itself; `boxes` (in screen pixels) are the ones drawn on it, kept as data for tools. */

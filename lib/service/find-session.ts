@@ -16,7 +16,8 @@ import { waitForStillScreen } from '../util/settle';
 import { RETRY_CEILING_MS, runFind } from './find';
 import { notFoundMessage } from './not-found';
 import type { AssertRequest, LocateRequest, SessionSettings } from './service';
-import { onlyClaimsVisibleText, quotedTexts } from './statement';
+import { onlyClaimsVisibleText } from './statement';
+import { quotedTexts } from '../util/quotes';
 
 const SETTLE_BEFORE_ASSERT_MS = 2000;
 const MISS: () => CacheInfo = () => ({ hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null });

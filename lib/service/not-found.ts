@@ -1,5 +1,6 @@
 import type { FindOutcome } from './find';
 import type { LocateRequest } from './service';
+import { startsQuoted } from '../util/quotes';
 
 /**
  * The message of a find that found nothing: what was looked for, why it
@@ -9,7 +10,7 @@ import type { LocateRequest } from './service';
 export function notFoundMessage(outcome: FindOutcome, request: LocateRequest, engines: string, seen: string[], screenshot: string | null, modelAnswer: string | null = null): string {
   const best = outcome.best;
   return [
-    `Element not found: ${/^['"]/.test(outcome.description) ? outcome.description : `'${outcome.description}'`}.`,
+    `Element not found: ${startsQuoted(outcome.description) ? outcome.description : `'${outcome.description}'`}.`,
     `  why: ${outcome.rejection}`,
     `  tried: ${engines} engine, ${outcome.attempts} attempt(s) over ${(outcome.elapsedMs / 1000).toFixed(1)} s (timeout ${request.timeout} ms${request.zoom ? ', zoom' : ''}${request.verify ? ', verify' : ''}${request.confidence !== undefined ? `, confidence >= ${request.confidence}` : ''})`,
     `  best candidate: ${best ? `'${best.text ?? ''}' at ${best.box.x},${best.box.y} ${best.box.width}x${best.box.height}, confidence ${best.confidence}` : 'none'}`,

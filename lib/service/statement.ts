@@ -1,12 +1,11 @@
+import { quotedTexts, replaceQuoted } from '../util/quotes';
+
 /**
- * Reading an assert() statement: the quoted texts it names, and whether it
- * claims no more than that those texts are shown ('"Thank you" is shown').
- * Such a statement OCR and the accessibility tree can check; any other
- * ("the cart shows 2 items", "the 'Save' button is green") needs a vision model.
+ * Reading an assert() statement: whether it claims no more than that its
+ * quoted texts are shown ('"Thank you" is shown'). Such a statement OCR and
+ * the accessibility tree can check; any other ("the cart shows 2 items",
+ * "the 'Save' button is green") needs a vision model.
  */
-export function quotedTexts(statement: string): string[] {
-  return [...statement.matchAll(/"([^"]+)"|'([^']+)'|\u201c([^\u201d]+)\u201d/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-}
 
 /** Words that say "is shown" and nothing more. */
 const SHOWN_WORDS = new Set([
@@ -19,6 +18,6 @@ const SHOWN_WORDS = new Set([
 
 export function onlyClaimsVisibleText(statement: string): boolean {
   if (!quotedTexts(statement).length) return false;
-  const rest = statement.replace(/"[^"]+"|'[^']+'|\u201c[^\u201d]+\u201d/g, ' ').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const rest = replaceQuoted(statement, () => ' ').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return rest.every((word) => SHOWN_WORDS.has(word));
 }

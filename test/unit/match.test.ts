@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { containsText, sameLetters, similarity, threshold } from '../../lib/locate/text-match';
+import { containsText, punctuationExact, sameLetters, similarity, threshold } from '../../lib/locate/text-match';
 import { findText, groupLines, phrases } from '../../lib/locate/ocr/analysis';
 import { copiesCounted } from '../../lib/locate/ocr/engine';
 import { OcrWord } from '../../lib/locate/ocr/tesseract';
@@ -44,6 +44,45 @@ test('a slip changes letters, never the number or a whole word', () => {
   assert.ok(similarity('238', '23g') >= threshold('23g'), "a small 'g' read as 8");
   assert.ok(similarity('28', '29') < threshold('29'), 'but 8 and 9 stay other digits');
   assert.ok(similarity('238', '239') < threshold('239'));
+});
+
+test('symbols that are the text itself tell texts apart: C, C++ and C# are three texts, 1 and -1 two', () => {
+  const same = (read: string, wanted: string) => similarity(read, wanted) >= threshold(wanted);
+  for (const [read, wanted] of [['C', 'C++'], ['C++', 'C'], ['C#', 'C'], ['C', 'C#'], ['C++', 'C#'], ['-1', '1'], ['1', '-1'], ['100%', '100'], ['Language (C++)', 'Language (C#)']]) {
+    assert.ok(!same(read, wanted), `'${read}' is not '${wanted}' (${similarity(read, wanted)})`);
+  }
+  for (const text of ['C', 'C++', 'C#', '-1', '+', '=', '100%']) assert.equal(similarity(text, text), 1, text);
+  assert.equal(similarity('=', '+'), 0);
+  assert.equal(similarity('-', '='), 0);
+  assert.ok(!sameLetters('C++', 'C'));
+});
+
+test('end punctuation and decoration are still no part of the text', () => {
+  assert.equal(similarity('Email:', 'Email'), 1);
+  assert.equal(similarity('Email', 'Email:'), 1);
+  assert.equal(similarity('Email*', 'Email'), 1, "a required field's star");
+  assert.equal(similarity('(C++)', 'C++'), 1);
+  assert.equal(similarity('C++.', 'C++'), 1);
+  assert.equal(similarity('+ Add', 'Add'), 1, 'an icon beside the label');
+  assert.equal(similarity('Next >', 'Next'), 1);
+  assert.ok(containsText('You are signed in as Ada.', 'signed in as Ada'));
+});
+
+test('punctuationExact: the same text with its punctuation kept, case and spacing aside', () => {
+  assert.equal(punctuationExact('Email', 'email'), true);
+  assert.equal(punctuationExact('Sign  up ', 'sign up'), true);
+  assert.equal(punctuationExact('Email:', 'Email'), false);
+  assert.equal(punctuationExact('C++', 'C'), false);
+  assert.equal(punctuationExact('C++', 'c++'), true);
+});
+
+test('findText tells C, C++ and C# apart on one screen', () => {
+  const lines = groupLines([word('C', 100, 50), word('C++', 200, 50), word('C#', 300, 50), word('-1', 100, 120), word('1', 200, 120)]);
+  assert.deepEqual(findText(lines, 'C').map((m) => m.text), ['C']);
+  assert.deepEqual(findText(lines, 'C++').map((m) => m.text), ['C++']);
+  assert.deepEqual(findText(lines, 'C#').map((m) => m.text), ['C#']);
+  assert.deepEqual(findText(lines, '-1').map((m) => m.text), ['-1']);
+  assert.deepEqual(findText(lines, '1').map((m) => m.text), ['1']);
 });
 
 test('phrases match across word boxes on one line, and the best run wins', () => {

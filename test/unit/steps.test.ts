@@ -79,6 +79,10 @@ test('arguments: descriptions as written, values unquoted, find options from the
     ["I should see that 'Save' button", 'I should see (the ){element}', ["that 'Save' button"], {}],
     ["the 'Display name' field should contain the text 'Ada L.'", '(the ){element} should contain (the )text {quoted}', ["'Display name' field", 'Ada L.'], {}],
     ['I fill in:', 'I fill in:', [], {}],
+    // Curly quotes, as editors write them, and an apostrophe inside them.
+    ['I click the \u2018Save\u2019 button', 'I click (on )(the ){element}', ['\u2018Save\u2019 button'], {}],
+    ['I should see the text \u201cWelcome, Ada\u201d', 'I should see the text {quoted}', ['Welcome, Ada'], {}],
+    ['I type \u2018Don\u2019t panic\u2019 into the \u201cNotes\u201d field', 'I type {quoted} into (the ){element}', ['Don\u2019t panic', '\u201cNotes\u201d field'], {}],
   ];
   for (const [text, phrase, args, options] of cases) {
     assert.deepEqual(await definitionsOf(text), [{ phrase, args, options, arityFits: true }], text);

@@ -3,6 +3,8 @@ import type { Screen } from '../../types/screen';
 import { cropGrey, GreyImage, prepareGrey, toGrey } from './preprocess';
 import type { OcrReader, OcrWord, Reading } from './tesseract';
 import type { TextLine } from './paddle';
+import { QUOTE_MARKS } from '../../util/quotes';
+import { iconRead } from './icon-read';
 import { normalise, similarity, threshold } from '../text-match';
 import { splitSpread } from './spread';
 import { splitRunOn } from './run-on';
@@ -270,7 +272,7 @@ function tokenSpans(characters: string[]): [number, number][] {
 
 /** Whether a read shows every symbol the wanted text has ('<', '#', '!', ':'), apart from dots, commas and quotes. */
 export function keepsSymbols(read: string, wanted: string): boolean {
-  const symbols = wanted.replace(/[\p{L}\p{N}\s.,'"\u2018\u2019]/gu, '');
+  const symbols = wanted.replace(new RegExp(`[\\p{L}\\p{N}\\s.,${QUOTE_MARKS}]`, 'gu'), '');
   return [...symbols].every((symbol) => read.includes(symbol));
 }
 
@@ -289,13 +291,6 @@ function joined(left: OcrWord | undefined, next: OcrWord | undefined, wordGap = 
 
 /** The gap, in heights, under which words are one phrase even among the items of a bar: a few spaces' width. */
 const ITEM_GAP = 0.9;
-
-/** A word of one or two characters read less surely than this is likely an icon read as letters. */
-const ICON_READ = 75;
-
-export function iconRead(word: OcrWord): boolean {
-  return word.text.length <= 2 && word.confidence < ICON_READ;
-}
 
 function overlaps(a: Box, b: Box): boolean {
   const w = Math.min(right(a), right(b)) - Math.max(a.x, b.x);

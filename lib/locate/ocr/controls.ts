@@ -1,5 +1,6 @@
-import { Box, bottom, centerY, right } from '../geometry';
+import { Box, bottom, centerX, centerY, contains, right } from '../geometry';
 import { GreyImage } from './preprocess';
+import { Analysis, phrases, TextMatch } from './analysis';
 import { median } from '../../util/median';
 
 /**
@@ -396,4 +397,98 @@ export function ownFace(g: GreyImage, box: Box): boolean {
   for (let x = x0 - 2; x <= x1 + 2; x += 2) outside.push(at(g, x, y0 - 3), at(g, x, y1 + 3));
   for (let y = y0; y <= y1; y += 2) outside.push(at(g, x0 - 3, y), at(g, x1 + 3, y));
   return Math.abs(median(inside) - median(outside)) > OWN_FACE_CONTRAST;
+}
+
+/*
+ * The words around a control: what a face holds besides its label, where
+ * the label sits on it, the value shown under a label. These read the
+ * analysis's lines as well as the pixels.
+ */
+
+/** A face hugging its text, as a badge's or a pill's does: at most three times its height, and a few heights wider. */
+export function badgeLike(face: Box, text: Box): boolean {
+  return face.height <= text.height * 3 && face.width <= text.width + face.height * 3;
+}
+
+/**
+ * The phrase that stands right under a label, starting where it starts: the
+ * value of a field drawn without a border. Null when the next line is further
+ * than three text heights below, starts elsewhere, or a border runs
+ * between them (then it belongs to another control).
+ */
+export function valueBelow(analysis: Analysis, match: TextMatch): TextMatch | null {
+  // A label stands alone (or with a letter OCR split off: 'A bout Me'); words inside a sentence have the sentence's next line under them.
+  const label = match.box;
+  const all = phrases(analysis.lines);
+  const phrase = all.find((p) => contains(p.box, centerX(label), centerY(label)));
+  if (phrase && phrase.text.length > match.text.length + 4) return null;
+  const near = (p: TextMatch, heights: number) => heights * Math.max(label.height, p.box.height);
+  const under = all.filter((p) => p.box.y >= bottom(label) && p.box.y - bottom(label) <= near(p, 3) &&
+    Math.abs(p.box.x - label.x) <= near(p, 2.5) && /[\p{L}\p{N}]{2}/u.test(p.text));
+  const value = under.sort((a, b) => a.box.y - b.box.y)[0];
+  // A text with an input under it is the next field's label, not this one's value.
+  return value && openBetween(analysis.grey, label, value.box) && !fieldNear(analysis.grey, value.box, 'below', undefined, true) ? value : null;
+}
+
+/** Whether a word of three or more characters, outside `own`, covers part of `box`. */
+export function overWord(analysis: Analysis, box: Box, own: Box): boolean {
+  return analysis.lines.some(({ words }) => words.some((w) => w.text.length >= 3 && !contains(own, centerX(w), centerY(w)) &&
+    Math.min(right(w), right(box)) > Math.max(w.x, box.x) && Math.min(bottom(w), bottom(box)) > Math.max(w.y, box.y)));
+}
+
+/** Pieces of a label closer than this many of its heights are OCR's fragments of it, not other words. */
+const FRAGMENT_GAP = 0.5;
+
+/**
+ * The part of a face that belongs to its label. A face that holds other
+ * words beside the label (an input joined to its button, 'Search | Submit';
+ * a code chip, 'width: 100%;'; a button group, '1 2 3') is cut halfway
+ * between them, so that a click lands on the label's part of it.
+ */
+export function labelsShare(analysis: Analysis, face: Box, own: Box): Box {
+  let [left, end] = [face.x, right(face)];
+  const gap = own.height * FRAGMENT_GAP;
+  for (const { words } of analysis.lines) {
+    for (const w of words) {
+      if (!contains(face, centerX(w), centerY(w)) || centerY(w) < own.y || centerY(w) > bottom(own)) continue;
+      if (right(w) <= own.x - gap) left = Math.max(left, (right(w) + own.x) / 2);
+      else if (w.x >= right(own) + gap) end = Math.min(end, (w.x + right(own)) / 2);
+    }
+  }
+  return { x: left, y: face.y, width: end - left, height: face.height };
+}
+
+/**
+ * Whether a label sits far off the middle of its face: its margins either
+ * side differ by more than its own width. A button centres its label; a
+ * bar's brand or a wide row's first words sit at one end, and what the
+ * description names is the label, not the middle of the bar.
+ */
+export function offCentre(face: Box, label: Box): boolean {
+  return Math.abs(label.x - face.x - (right(face) - right(label))) > label.width;
+}
+
+/** Whether a face holds a word beside this text: the count on a button labelled 'Alerts 3' is no badge, however snug the button. */
+export function holdsWordsBeside(analysis: Analysis, face: Box, own: Box): boolean {
+  return analysis.lines.some(({ words }) => words.some((w) => contains(face, centerX(w), centerY(w)) && !contains(own, centerX(w), centerY(w)) && w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 2));
+}
+
+/**
+ * Whether `outer` holds words on another line than `own`'s: a control's label
+ * is one line, a menu or a card has several. Beside it on the same line, one
+ * more word is part of the control ('Sans Regular' and its size '12'), and
+ * short pieces may be OCR's fragments of the label itself ('inv' 'e' for
+ * 'invoice'); two more words make a bar of controls (a tab strip, a menu bar).
+ */
+export function holdsOtherWords(analysis: Analysis, outer: Box, own: Box): boolean {
+  const within = (w: Box) => contains(outer, centerX(w), centerY(w));
+  let beside = 0;
+  for (const { words } of analysis.lines) {
+    for (const w of words) {
+      if (!within(w) || contains(own, centerX(w), centerY(w))) continue;
+      if (centerY(w) < own.y || centerY(w) > bottom(own)) return true;
+      if (w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 3 && ++beside >= 2) return true;
+    }
+  }
+  return false;
 }

@@ -1,9 +1,12 @@
-import { Box, bottom, centerX, centerY, contains, pad, readingOrder, right } from '../geometry';
+import { Box, bottom, centerX, centerY, contains, pad, readingOrder } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
 import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
-import { COMPACT_RATIO, faceAround, fieldNear, inputLike, openBetween, ownFace, TEXT_AREA_HEIGHT, toggleNear } from './controls';
-import { sameLetters, similarity, threshold } from '../text-match';
+import {
+  badgeLike, COMPACT_RATIO, faceAround, fieldNear, holdsOtherWords, holdsWordsBeside, inputLike, labelsShare, offCentre, overWord, ownFace,
+  TEXT_AREA_HEIGHT, toggleNear, valueBelow,
+} from './controls';
+import { punctuationExact, sameLetters, similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
 import { cropScreen } from '../../image/crop';
@@ -49,11 +52,6 @@ const PART_OF_LABEL = 0.9;
 
 /** How well words fit a badge asked for when no small face of their own holds them. */
 const NO_BADGE_FACE = 0.9;
-
-/** A face hugging its text, as a badge's or a pill's does: at most three times its height, and a few heights wider. */
-function badgeLike(face: Box, text: Box): boolean {
-  return face.height <= text.height * 3 && face.width <= text.width + face.height * 3;
-}
 
 /** The tallest an input wider than a button's face is, in heights of its text: a large input's 48 px round 17 px text. */
 const WIDE_INPUT_HEIGHT = 3.2;
@@ -214,7 +212,10 @@ export class OcrEngine implements LocateEngine {
       const pick = query.ordinal === -1 ? peers[peers.length - 1] : peers[query.ordinal - 1];
       return pick ? [pick, ...candidates.filter((c) => c !== pick)] : [];
     }
-    return query.relation ? candidates : [...candidates].sort((a, b) => b.confidence - a.confidence || a.box.y - b.box.y || a.box.x - b.box.x);
+    if (query.relation) return candidates;
+    // Two that match alike: the one spelled as asked, punctuation and all ('Email' over 'Email:'), then reading order.
+    const spelledAsAsked = (c: Candidate) => (query.text !== null && punctuationExact(c.text ?? '', query.text) ? 1 : 0);
+    return [...candidates].sort((a, b) => b.confidence - a.confidence || spelledAsAsked(b) - spelledAsAsked(a) || a.box.y - b.box.y || a.box.x - b.box.x);
   }
 
   /** Verify: read the evidence again, closer up and as one line, and compare it with the description. */
@@ -395,26 +396,6 @@ export function copiesCounted(candidates: Candidate[], wanted: string | null): C
   return withSymbols.length ? withSymbols : peers;
 }
 
-/**
- * The phrase that stands right under a label, starting where it starts: the
- * value of a field drawn without a border. Null when the next line is further
- * than three text heights below, starts elsewhere, or a border runs
- * between them (then it belongs to another control).
- */
-function valueBelow(analysis: Analysis, match: TextMatch): TextMatch | null {
-  // A label stands alone (or with a letter OCR split off: 'A bout Me'); words inside a sentence have the sentence's next line under them.
-  const label = match.box;
-  const all = phrases(analysis.lines);
-  const phrase = all.find((p) => contains(p.box, centerX(label), centerY(label)));
-  if (phrase && phrase.text.length > match.text.length + 4) return null;
-  const near = (p: TextMatch, heights: number) => heights * Math.max(label.height, p.box.height);
-  const under = all.filter((p) => p.box.y >= bottom(label) && p.box.y - bottom(label) <= near(p, 3) &&
-    Math.abs(p.box.x - label.x) <= near(p, 2.5) && /[\p{L}\p{N}]{2}/u.test(p.text));
-  const value = under.sort((a, b) => a.box.y - b.box.y)[0];
-  // A text with an input under it is the next field's label, not this one's value.
-  return value && openBetween(analysis.grey, label, value.box) && !fieldNear(analysis.grey, value.box, 'below', undefined, true) ? value : null;
-}
-
 /** Below a column's header and about as far across: cells align left, right or centred under it. */
 function underColumn(box: Box, header: Box): boolean {
   return box.y >= bottom(header) - 4 && Math.abs(centerX(box) - centerX(header)) < Math.max(header.width, box.width) * 0.75;
@@ -422,68 +403,4 @@ function underColumn(box: Box, header: Box): boolean {
 
 function normalisedIncludes(read: string, wanted: string): boolean {
   return read.toLowerCase().replace(/\s+/g, ' ').includes(wanted.toLowerCase().trim());
-}
-
-
-/** Whether a word of three or more characters, outside `own`, covers part of `box`. */
-function overWord(analysis: Analysis, box: Box, own: Box): boolean {
-  return analysis.lines.some(({ words }) => words.some((w) => w.text.length >= 3 && !contains(own, centerX(w), centerY(w)) &&
-    Math.min(right(w), right(box)) > Math.max(w.x, box.x) && Math.min(bottom(w), bottom(box)) > Math.max(w.y, box.y)));
-}
-
-/** Pieces of a label closer than this many of its heights are OCR's fragments of it, not other words. */
-const FRAGMENT_GAP = 0.5;
-
-/**
- * The part of a face that belongs to its label. A face that holds other
- * words beside the label (an input joined to its button, 'Search | Submit';
- * a code chip, 'width: 100%;'; a button group, '1 2 3') is cut halfway
- * between them, so that a click lands on the label's part of it.
- */
-function labelsShare(analysis: Analysis, face: Box, own: Box): Box {
-  let [left, end] = [face.x, right(face)];
-  const gap = own.height * FRAGMENT_GAP;
-  for (const { words } of analysis.lines) {
-    for (const w of words) {
-      if (!contains(face, centerX(w), centerY(w)) || centerY(w) < own.y || centerY(w) > bottom(own)) continue;
-      if (right(w) <= own.x - gap) left = Math.max(left, (right(w) + own.x) / 2);
-      else if (w.x >= right(own) + gap) end = Math.min(end, (w.x + right(own)) / 2);
-    }
-  }
-  return { x: left, y: face.y, width: end - left, height: face.height };
-}
-
-/**
- * Whether a label sits far off the middle of its face: its margins either
- * side differ by more than its own width. A button centres its label; a
- * bar's brand or a wide row's first words sit at one end, and what the
- * description names is the label, not the middle of the bar.
- */
-function offCentre(face: Box, label: Box): boolean {
-  return Math.abs(label.x - face.x - (right(face) - right(label))) > label.width;
-}
-
-/** Whether a face holds a word beside this text: the count on a button labelled 'Alerts 3' is no badge, however snug the button. */
-function holdsWordsBeside(analysis: Analysis, face: Box, own: Box): boolean {
-  return analysis.lines.some(({ words }) => words.some((w) => contains(face, centerX(w), centerY(w)) && !contains(own, centerX(w), centerY(w)) && w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 2));
-}
-
-/**
- * Whether `outer` holds words on another line than `own`'s: a control's label
- * is one line, a menu or a card has several. Beside it on the same line, one
- * more word is part of the control ('Sans Regular' and its size '12'), and
- * short pieces may be OCR's fragments of the label itself ('inv' 'e' for
- * 'invoice'); two more words make a bar of controls (a tab strip, a menu bar).
- */
-function holdsOtherWords(analysis: Analysis, outer: Box, own: Box): boolean {
-  const within = (w: Box) => contains(outer, centerX(w), centerY(w));
-  let beside = 0;
-  for (const { words } of analysis.lines) {
-    for (const w of words) {
-      if (!within(w) || contains(own, centerX(w), centerY(w))) continue;
-      if (centerY(w) < own.y || centerY(w) > bottom(own)) return true;
-      if (w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 3 && ++beside >= 2) return true;
-    }
-  }
-  return false;
 }

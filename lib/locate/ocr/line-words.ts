@@ -1,7 +1,7 @@
 import type { Screen } from '../../types/screen';
 import type { TextLine } from './paddle';
 import type { OcrWord } from './tesseract';
-import { iconRead } from './analysis';
+import { iconRead } from './icon-read';
 import { median } from '../../util/median';
 
 /**

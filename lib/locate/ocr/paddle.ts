@@ -80,7 +80,8 @@ export class PaddleModels {
       // eslint-disable-next-line @typescript-eslint/no-var-requires
       const ort = require('onnxruntime-node') as Ort;
       const folder = modelsFolder();
-      const options = { intraOpNumThreads: Math.max(1, Math.min(2, os.cpus().length)), interOpNumThreads: 1 };
+      // Errors only: onnxruntime's warnings about the models are no news to the user, whose console they would reach.
+      const options = { intraOpNumThreads: Math.max(1, Math.min(2, os.cpus().length)), interOpNumThreads: 1, logSeverityLevel: 3 as const };
       const [det, rec] = await Promise.all([
         ort.InferenceSession.create(path.join(folder, 'ch_PP-OCRv4_det_infer.onnx'), options),
         ort.InferenceSession.create(path.join(folder, 'ch_PP-OCRv4_rec_infer.onnx'), options),

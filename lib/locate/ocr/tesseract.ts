@@ -60,6 +60,9 @@ export function englishModel(): { langPath: string; gzip: boolean } {
   return { langPath: data.langPath, gzip: data.gzip };
 }
 
+/** The worker script: tesseract.js's own, with the console of Tesseract and Leptonica shut (see quiet-worker.ts). */
+const QUIET_WORKER = path.join(__dirname, 'quiet-worker.js');
+
 class WorkerSlot {
   private worker: Promise<Worker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -67,7 +70,7 @@ class WorkerSlot {
   private start(): Promise<Worker> {
     if (!this.worker) {
       const data = englishModel();
-      this.worker = createWorker('eng', 1, { langPath: data.langPath, gzip: data.gzip, cacheMethod: 'none' }).catch((error) => {
+      this.worker = createWorker('eng', 1, { langPath: data.langPath, gzip: data.gzip, cacheMethod: 'none', workerPath: QUIET_WORKER }).catch((error) => {
         this.worker = null;
         throw new Error(`The OCR engine could not start: ${(error as Error).message}. The English model is read from ${data.langPath}.`);
       });
