@@ -1,6 +1,6 @@
 import type { Box, Screen } from '../types/screen';
 import type { Candidate, ModelCall } from '../types/locate';
-import type { A11ySnapshot } from '../types/a11y';
+import type { A11ySnapshot, A11yTextBox, A11yTextRequest } from '../types/a11y';
 import type { AiOptions } from '../config/options';
 import type { Query } from './query';
 
@@ -28,6 +28,8 @@ export interface SandboxHandle {
   call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs?: number): Promise<T>;
   /** The visible accessibility tree, within a time bound; empty where the sandbox has none. */
   a11ySnapshot?(options?: { deadlineMs?: number }): Promise<A11ySnapshot>;
+  /** Each copy of a text inside a node's text (of the last snapshot), with its box. */
+  a11yTextBoxes?(requests: A11yTextRequest[], deadlineMs?: number): Promise<A11yTextBox[]>;
 }
 
 export interface EngineContext {

@@ -2,7 +2,7 @@ import fs from 'fs';
 import http from 'http';
 import { randomBytes } from 'crypto';
 import { RawImage } from '../image/pixels';
-import type { A11ySnapshot } from '../types/a11y';
+import type { A11ySnapshot, A11yTextBox, A11yTextRequest } from '../types/a11y';
 import { FRAME_DIR, frameFilePath, removeStaleFrameFilesOnce } from './frame-files';
 
 /** Where an agent listens and the token it requires. */
@@ -135,6 +135,12 @@ export class AgentClient {
   a11ySnapshot(options: { deadlineMs?: number; maxNodes?: number; appIdleMs?: number } = {}): Promise<A11ySnapshot> {
     // The agent keeps to the deadline itself; the request's own timeout only covers a lost agent.
     return this.call<A11ySnapshot>('POST', '/a11y', options, (options.deadlineMs ?? 1000) + 5_000);
+  }
+
+  /** Every copy of each text inside its node's text (of the last snapshot), with its box; bounded by `deadlineMs`. */
+  async a11yTextBoxes(requests: A11yTextRequest[], deadlineMs = 500): Promise<A11yTextBox[]> {
+    const { boxes } = await this.call<{ boxes: A11yTextBox[] }>('POST', '/a11y/text-boxes', { requests, deadlineMs }, deadlineMs + 5_000);
+    return boxes;
   }
 
   screenPng(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Buffer> {

@@ -31,6 +31,10 @@ export interface A11yNode {
   labelledBy: string[];
   /** For a table cell: its 0-based row and column, when the tree says. */
   cell?: { row: number; column: number };
+  /** False when the name is not drawn on the screen (an aria-label over an icon): a name to find with a role word, not shown text. Absent when it is drawn, or unknown. */
+  nameShown?: false;
+  /** For a password field, whose value is never read: whether it holds no characters. */
+  empty?: boolean;
 }
 
 export interface A11ySnapshot {
@@ -41,4 +45,22 @@ export interface A11ySnapshot {
   truncated: boolean;
   /** Applications that did not answer within the bound (hung, or busy), or failed; never an error for the caller. Named as in `app`, or by process name. */
   skipped: string[];
+}
+
+/** Where one copy of a text stands inside a node's text (AT-SPI character offsets), and its box on the screen. */
+export interface A11yTextBox {
+  path: string;
+  /** The text asked for. */
+  text: string;
+  start: number;
+  end: number;
+  box: Box;
+}
+
+/** Asks for the copies of `text` inside the text of the node at `path` (of the last snapshot). */
+export interface A11yTextRequest {
+  path: string;
+  text: string;
+  /** The node's whole text is the text asked for: where it is not found as written (an embedded bold word), the whole text's box answers. */
+  whole?: boolean;
 }

@@ -4,7 +4,7 @@ import { Candidate, Capability, EngineContext, LocateEngine, Verdict } from '../
 import { Query } from '../query';
 import { similarity } from '../text-match';
 import { TreeMatcher } from './match';
-import { fitsRole } from './roles';
+import { fitsRole, isField } from './roles';
 
 /**
  * The accessibility engine: Chromium, GTK and Qt publish what is on the screen
@@ -16,6 +16,8 @@ const SNAPSHOT_BOUND_MS = 1000;
 /** A box whose pixels vary less than this shows nothing: the tree is stale or the element is not drawn. */
 const MIN_CONTRAST = 12;
 const SEEN_INSTEAD = 4;
+/** The bound on asking where words stand inside texts. */
+const TEXT_BOXES_BOUND_MS = 500;
 
 export class A11yEngine implements LocateEngine {
   readonly name = 'a11y';
@@ -29,7 +31,13 @@ export class A11yEngine implements LocateEngine {
     if (context.crop) return [];
     const nodes = await this.visible(context);
     if (!nodes.length) return [];
-    return new TreeMatcher(nodes, context.crop ? undefined : context.screen).locate(query, options.all);
+    // Where the words stand inside the nodes' texts (an editor's line, a heading's words): asked only where a text holds them.
+    const requests = new TreeMatcher(nodes, context.screen).textRequests(query);
+    const sandbox = context.sandbox;
+    const boxes = requests.length && sandbox?.a11yTextBoxes
+      ? await sandbox.a11yTextBoxes(requests, Math.max(50, Math.min(TEXT_BOXES_BOUND_MS, context.deadline - Date.now()))).catch(() => [])
+      : [];
+    return new TreeMatcher(nodes, context.screen, boxes).locate(query, options.all);
   }
 
   /** A second look: the element is still in the tree, with the same name, where it was. */
@@ -53,7 +61,10 @@ export class A11yEngine implements LocateEngine {
   async readText(context: EngineContext, box: Box): Promise<string | null> {
     const nodes = await this.visible(context);
     const at = nodes.filter((n) => iou(n.box, box) > 0.5).sort((a, b) => iou(b.box, box) - iou(a.box, box));
-    const withText = at.find((n) => n.value !== null && n.value !== '') ?? at.find((n) => n.name);
+    // A field shows its value, and an empty one shows nothing of its own: never its label or its placeholder.
+    const field = at.find((n) => isField(n) && n.value !== null);
+    if (field) return field.value;
+    const withText = at.find((n) => n.value !== null && n.value !== '') ?? at.find((n) => n.name && !isField(n) && n.nameShown !== false);
     return withText ? (withText.value || withText.name) : null;
   }
 
@@ -94,8 +105,9 @@ function iou(a: Box, b: Box): number {
 function drawn(screen: Screen, box: Box): boolean {
   let min = 255;
   let max = 0;
-  const stepX = Math.max(1, Math.floor(box.width / 24));
-  const stepY = Math.max(1, Math.floor(box.height / 12));
+  // Dense enough to meet a few small words at one end of a wide box (a paragraph across the page).
+  const stepX = Math.max(1, Math.floor(box.width / 96));
+  const stepY = Math.max(1, Math.floor(box.height / 24));
   for (let y = box.y; y < box.y + box.height; y += stepY) {
     for (let x = box.x; x < box.x + box.width; x += stepX) {
       const i = (y * screen.width + x) * 4;

@@ -1,10 +1,11 @@
-import type { A11yNode } from '../../types/a11y';
+import type { A11yNode, A11yTextBox, A11yTextRequest } from '../../types/a11y';
 import type { Candidate } from '../../types/locate';
+import type { Box } from '../../types/screen';
 import { distance, horizontalOverlap, readingOrder } from '../geometry';
 import { NotThere } from '../engine';
 import { Query, withWholeText } from '../query';
 import { holdsRelation, inPlace, sameBox } from '../relations';
-import { normalise, similarity, threshold } from '../text-match';
+import { normalise, punctuationExact, similarity, threshold } from '../text-match';
 import { fitsRole, isControl, isField, isTextRole, looksLikeWidgetId, selectorRole } from './roles';
 
 /**
@@ -26,18 +27,46 @@ const PEER_MARGIN = 0.1;
 /** How far a field may stand from a label that has no relation to it. */
 const LABEL_REACH = 400;
 
-/** The texts a node answers to, each with how it answers. */
-function textsOf(node: A11yNode, byPath: Map<string, A11yNode>): { text: string; via: string; weight: number }[] {
+/**
+ * Whether a description counts only text shown on the screen: bare quoted
+ * text ('Welcome back'), and "the text '…'". A role word ("the 'Search'
+ * button") lets a control answer to its name too, drawn or not.
+ */
+export function wantsShownText(query: Query): boolean {
+  return query.role === null || query.role === 'text';
+}
+
+/** A name the screen does not show (an aria-label over an icon, a field's own name) weighs a little less than shown text. */
+const HIDDEN_NAME_WEIGHT = 0.97;
+/** Matching with the punctuation as asked ('Search:') beats matching once punctuation is set aside ('Search'). */
+const NEAR_WEIGHT = 0.98;
+
+/** True when a field shows nothing of its own: its placeholder is on the screen then. */
+function showsPlaceholder(node: A11yNode): boolean {
+  return node.empty ?? (node.value === null || node.value === '');
+}
+
+/**
+ * The texts a node answers to, each with how it answers. With `shownOnly`,
+ * only what a person can read on the screen: a field's own name is no text
+ * of the screen (its label is, as a node of its own), a placeholder is only
+ * while its field is empty, and a name the toolkit says is not drawn is none.
+ */
+function textsOf(node: A11yNode, byPath: Map<string, A11yNode>, shownOnly: boolean): { text: string; via: string; weight: number }[] {
   const texts: { text: string; via: string; weight: number }[] = [];
-  if (node.name && !looksLikeWidgetId(node.name)) texts.push({ text: node.name, via: 'name', weight: 1 });
+  const field = isField(node);
+  if (node.name && !looksLikeWidgetId(node.name)) {
+    const shown = !field && node.nameShown !== false;
+    if (shown || !shownOnly) texts.push({ text: node.name, via: shown ? 'name' : 'its name, which the screen does not show', weight: shown ? 1 : HIDDEN_NAME_WEIGHT });
+  }
   for (const path of node.labelledBy) {
     const label = byPath.get(path);
     // Chromium gives a <label> its text as the value, with no name.
     const text = label?.name || label?.value;
     if (text) texts.push({ text, via: `label '${text}'`, weight: 1 });
   }
-  if (node.value && (isTextRole(node) || isField(node) || node.role === 'table cell')) texts.push({ text: node.value, via: 'value', weight: isField(node) ? 0.95 : 1 });
-  if (node.description && isField(node)) texts.push({ text: node.description, via: 'placeholder', weight: 0.95 });
+  if (node.value && (isTextRole(node) || field || node.role === 'table cell')) texts.push({ text: node.value, via: 'value', weight: field ? 0.95 : 1 });
+  if (node.description && field && (!shownOnly || showsPlaceholder(node))) texts.push({ text: node.description, via: 'placeholder', weight: 0.95 });
   return texts;
 }
 
@@ -45,18 +74,18 @@ function textsOf(node: A11yNode, byPath: Map<string, A11yNode>): { text: string;
 function wholeMatch(text: string, wanted: string): number {
   // A lone symbol ('+'): normalising leaves nothing of it, so only the same symbol matches.
   if (!normalise(wanted)) return text.trim() === wanted.trim() ? 1 : 0;
-  if (normalise(text) === normalise(wanted)) return 1;
+  if (normalise(text) === normalise(wanted)) return punctuationExact(text, wanted) ? 1 : NEAR_WEIGHT;
   // The tree's names are exact: only a slip in a long name passes, never a different word.
   const score = similarity(text, wanted);
   return score >= Math.max(0.95, threshold(wanted)) ? score * 0.95 : 0;
 }
 
-export function matchText(nodes: A11yNode[], wanted: string, byPath: Map<string, A11yNode>, accept: (node: A11yNode) => boolean): NodeMatch[] {
+export function matchText(nodes: A11yNode[], wanted: string, byPath: Map<string, A11yNode>, accept: (node: A11yNode) => boolean, shownOnly = false): NodeMatch[] {
   const matches: NodeMatch[] = [];
   for (const node of nodes) {
     if (!accept(node)) continue;
     let best: NodeMatch | null = null;
-    for (const { text, via, weight } of textsOf(node, byPath)) {
+    for (const { text, via, weight } of textsOf(node, byPath, shownOnly)) {
       const score = wholeMatch(text, wanted) * weight;
       if (score > 0 && (!best || score > best.score)) best = { node, score, via };
     }
@@ -65,12 +94,50 @@ export function matchText(nodes: A11yNode[], wanted: string, byPath: Map<string,
   return matches;
 }
 
+/** Roles whose text the tree does not hold: drawn pixels. */
+const OPAQUE_ROLES = new Set(['canvas', 'image', 'drawing area', 'embedded', 'animation', 'video', 'unknown']);
+/** From this share of the screen on, such a node may hold text that matters. */
+const OPAQUE_SHARE = 0.02;
+
+/** Roles whose box may be wider than their words (a full-width heading, a table cell, a card header): a click goes to the words. */
+const WORDS_INSIDE = new Set(['table cell', 'column header', 'row header', 'table column header', 'table row header', 'list item', 'heading']);
+/** The weight of a copy found inside a longer text, against the same words standing alone. */
+const INSIDE_WEIGHT = 0.95;
+
+/** Whether the node's text may hold the wanted words with a box of their own. */
+function holdsWords(node: A11yNode): boolean {
+  return isTextRole(node) || WORDS_INSIDE.has(node.role) || node.role === 'terminal' || (node.states.includes('multi-line') && node.states.includes('editable'));
+}
+
 export class TreeMatcher {
   private readonly byPath: Map<string, A11yNode>;
 
-  /** `screen`: the size of the screen the boxes are on, for descriptions that name a place ("in the sidebar"). */
-  constructor(private readonly nodes: A11yNode[], private readonly screen?: { width: number; height: number }) {
+  /**
+   * `screen`: the size of the screen the boxes are on, for descriptions that
+   * name a place ("in the sidebar"). `textBoxes`: where the text asked for
+   * stands inside the nodes' texts (see textRequests()).
+   */
+  constructor(private readonly nodes: A11yNode[], private readonly screen?: { width: number; height: number }, private readonly textBoxes: A11yTextBox[] = []) {
     this.byPath = new Map(nodes.map((n) => [n.path, n]));
+  }
+
+  /**
+   * The nodes whose text holds the words asked for, to ask where they stand
+   * in it: a word inside an editor's or a paragraph's text, and the words of
+   * a heading or a cell wider than they are. Empty when the query names no text.
+   */
+  textRequests(query: Query): A11yTextRequest[] {
+    const wanted = query.text;
+    if (!wanted || !normalise(wanted)) return [];
+    const requests: A11yTextRequest[] = [];
+    for (const text of new Set([wanted, query.relation?.anchor].filter((t): t is string => !!t))) {
+      for (const node of this.nodes) {
+        if (!holdsWords(node)) continue;
+        const own = node.value || node.name;
+        if (own && normalise(own).includes(normalise(text))) requests.push({ path: node.path, text, ...(normalise(own) === normalise(text) ? { whole: true } : {}) });
+      }
+    }
+    return requests;
   }
 
   /** Candidates for a query, best first (or, with `all`, every peer of the best in reading order). */
@@ -95,17 +162,27 @@ export class TreeMatcher {
     if (all) return peers.map((m) => this.candidate(m));
     if (query.ordinal !== null) {
       const pick = query.ordinal === -1 ? peers[peers.length - 1] : peers[query.ordinal - 1];
-      // The tree holds every copy of a text it has: past the last one there is nothing to find.
-      if (!pick && peers.length) throw new NotThere(`the accessibility tree shows '${query.text ?? ''}' ${peers.length === 1 ? 'once' : `${peers.length} times`}, so there is no ${ordinalWord(query.ordinal)}`);
+      // The tree holds every copy of a text it has: past the last one there is nothing to find, unless some of the screen's text is not in it.
+      if (!pick && peers.length && this.holdsAllText()) throw new NotThere(`the accessibility tree shows '${query.text ?? ''}' ${peers.length === 1 ? 'once' : `${peers.length} times`}, so there is no ${ordinalWord(query.ordinal)}`);
       return pick ? [this.candidate(pick)] : [];
     }
     const ranked = anchor ? matches : [...matches].sort((a, b) => b.score - a.score || a.node.box.y - b.node.box.y || a.node.box.x - b.node.box.x);
     return ranked.map((m) => this.candidate(m));
   }
 
-  /** The node a relation is measured from: the best whole-name match of any role. */
+  /**
+   * Whether the tree holds all the text the screen shows: not where a
+   * canvas, a picture, a plug-in or a terminal without a text interface
+   * covers part of it, whose text only the pixels tell.
+   */
+  private holdsAllText(): boolean {
+    const screenArea = this.screen ? this.screen.width * this.screen.height : Infinity;
+    return !this.nodes.some((n) => (OPAQUE_ROLES.has(n.role) && n.box.width * n.box.height >= screenArea * OPAQUE_SHARE) || (n.role === 'terminal' && n.value === null));
+  }
+
+  /** The node a relation is measured from: the best whole match of any role, among what the screen shows. */
   private anchor(text: string): A11yNode | null {
-    const found = matchText(this.nodes, text, this.byPath, (n) => fitsRole(n, null));
+    const found = matchText(this.nodes, text, this.byPath, (n) => fitsRole(n, null), true);
     found.sort((a, b) => b.score - a.score || Number(isControl(b.node)) - Number(isControl(a.node)));
     return found[0]?.node ?? null;
   }
@@ -114,10 +191,11 @@ export class TreeMatcher {
     const wanted = query.text!;
     // "the text 'Email'" is the words shown, not the field they label.
     const accept = query.role === 'text' ? (n: A11yNode) => fitsRole(n, 'text') && !isField(n) : (n: A11yNode) => fitsRole(n, query.role);
-    const direct = matchText(this.nodes, wanted, this.byPath, accept);
+    const shownOnly = wantsShownText(query);
+    const direct = this.onTheWords(matchText(this.nodes, wanted, this.byPath, accept, shownOnly), wanted).concat(this.insideTexts(wanted, accept, shownOnly));
     if (query.role === 'field' || query.role === 'dropdown' || query.role === 'checkbox' || query.role === 'radio') {
       // A label with no relation to its control: the nearest control of that role right of it or below it.
-      const labels = matchText(this.nodes, wanted, this.byPath, (n) => isTextRole(n) && !fitsRole(n, query.role));
+      const labels = matchText(this.nodes, wanted, this.byPath, (n) => isTextRole(n) && !fitsRole(n, query.role), true);
       for (const label of labels) {
         const control = this.nearestControl(label.node, query.role);
         if (control && !direct.some((d) => d.node === control)) direct.push({ node: control, score: label.score * 0.95, via: `the label '${label.node.name || label.node.value}' beside it` });
@@ -129,6 +207,41 @@ export class TreeMatcher {
       if (controls.length) return controls.concat(direct.filter((m) => !isControl(m.node)).map((m) => ({ ...m, score: m.score * 0.9 })));
     }
     return direct;
+  }
+
+  /**
+   * A whole match on a node wider than its words (a heading across the page,
+   * a table cell) stands where its words stand, so that a click lands on them.
+   */
+  private onTheWords(matches: NodeMatch[], wanted: string): NodeMatch[] {
+    return matches.map((match) => {
+      if (!WORDS_INSIDE.has(match.node.role) && !isTextRole(match.node)) return match;
+      const words = this.textBoxes.find((t) => t.path === match.node.path && normalise(t.text) === normalise(wanted));
+      return words && within(words.box, match.node.box) ? { ...match, node: { ...match.node, box: words.box } } : match;
+    });
+  }
+
+  /**
+   * Every copy of the words inside a longer text: a line of an editor, a
+   * word of a paragraph. Each is a match of its own, at its own box, counted
+   * in reading order with the copies elsewhere.
+   */
+  private insideTexts(wanted: string, accept: (node: A11yNode) => boolean, shownOnly: boolean): NodeMatch[] {
+    const matches: NodeMatch[] = [];
+    for (const copy of this.textBoxes) {
+      if (normalise(copy.text) !== normalise(wanted)) continue;
+      const node = this.byPath.get(copy.path);
+      if (!node || !accept(node) || !within(copy.box, node.box)) continue;
+      const own = node.value || node.name;
+      // A text that is just the words is a whole match, found above.
+      if (normalise(own) === normalise(wanted)) continue;
+      if (shownOnly && isField(node) && node.value === null) continue;
+      matches.push({
+        node: { ...node, path: `${node.path}#${copy.start}`, parent: node.path, labelledBy: [], box: copy.box, name: wanted, value: null, role: 'text' },
+        score: INSIDE_WEIGHT, via: `characters ${copy.start} to ${copy.end} of the ${node.role}'s text`,
+      });
+    }
+    return matches;
   }
 
   /**
@@ -208,9 +321,15 @@ export class TreeMatcher {
     return {
       box: { ...node.box }, text: text || undefined, confidence: Math.round(match.score * 1000) / 1000, engine: 'a11y', evidence: node.box,
       reason: `the ${node.role} ${text ? `'${text}' ` : ''}in the accessibility tree (${match.via}; window '${node.window}')`,
-      selector: selectorOf(node, this.nodes),
+      // Words inside a text are a range of a node, which no selector names.
+      selector: node.path.includes('#') ? undefined : selectorOf(node, this.nodes),
     };
   }
+}
+
+/** Whether `inner` lies inside `outer` (a pixel's slack): a range outside its node is scrolled out of sight. */
+function within(inner: Box, outer: Box): boolean {
+  return inner.x >= outer.x - 1 && inner.y >= outer.y - 1 && inner.x + inner.width <= outer.x + outer.width + 1 && inner.y + inner.height <= outer.y + outer.height + 1;
 }
 
 function ordinalWord(ordinal: number): string {

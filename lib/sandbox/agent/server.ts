@@ -52,6 +52,8 @@ type Handler = (body: Body, url: URL, res: http.ServerResponse) => Promise<unkno
 const POINTER_ACTIONS = ['click', 'double-click', 'right-click', 'middle-click', 'hover', 'mouse-down', 'mouse-up'] as const;
 const SCROLL_DIRECTIONS: ScrollDirection[] = ['up', 'down', 'left', 'right'];
 const MAX_BODY = 1024 * 1024;
+/** Nodes one text-boxes request may ask about. */
+const MAX_TEXT_REQUESTS = 100;
 /** The pause between the two clicks of a double-click: well inside every toolkit's double-click time. */
 const DOUBLE_CLICK_GAP_MS = 40;
 /**
@@ -185,6 +187,13 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     'POST /focus': async (body) => ctx.launcher.focus(text(body, 'name'), number(body, 'timeout')),
     'GET /a11y': async (_body, url) => a11y.snapshot(snapshotOptions(Object.fromEntries(url.searchParams))),
     'POST /a11y': async (body) => a11y.snapshot(snapshotOptions(body)),
+    'POST /a11y/text-boxes': async (body) => {
+      const requests = body.requests;
+      if (!Array.isArray(requests) || requests.length > MAX_TEXT_REQUESTS || !requests.every((r) => typeof r?.path === 'string' && typeof r?.text === 'string')) {
+        throw new HttpError(400, `'requests' must be a list of at most ${MAX_TEXT_REQUESTS} { path, text } pairs`);
+      }
+      return { boxes: await a11y.textBoxes(requests, snapshotOptions(body).deadlineMs ?? 500) };
+    },
     'GET /windows': async () => {
       const active = await driver.activeWindow();
       return (await driver.windows()).map((w) => ({ ...w, active: w.id === active }));

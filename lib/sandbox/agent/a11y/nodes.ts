@@ -81,6 +81,8 @@ export function toSnapshotNodes(apps: readonly PlacedApplication[], screen: Box)
         window: window.name || app.occlusion.windowTitle(node),
         labelledBy: node.labelledBy.map((ref) => pathByRef.get(refKey(...ref))).filter((p): p is string => !!p),
         ...(node.cell ? { cell: node.cell } : {}),
+        ...(node.nameShown === false ? { nameShown: false as const } : {}),
+        ...(node.empty !== undefined ? { empty: node.empty } : {}),
       });
     }
   }

@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import type { A11ySnapshot } from '../../../types/a11y';
+import type { A11ySnapshot, A11yTextBox, A11yTextRequest } from '../../../types/a11y';
 import type { StackedWindow } from '../driver';
 import { AccessibilityBus, Ref } from './bus';
 import { IFACE, REGISTRY } from './atspi';
@@ -8,6 +8,7 @@ import { PlacedApplication, toSnapshotNodes } from './nodes';
 import { Occlusion } from './occlusion';
 import { NodeBudget, OutOfTime, TreeWalker } from './tree';
 import { Watchdog } from './watchdog';
+import { textBoxesOf } from './text-ranges';
 
 /**
  * Reads the sandbox's accessibility tree: every application the AT-SPI
@@ -43,6 +44,8 @@ export class A11yReader {
   private readonly labels = new Map<string, string>();
   /** Each application's roles by object path (see WalkOptions.roles), by bus name. */
   private readonly roles = new Map<string, Map<string, string>>();
+  /** The objects behind the last snapshot's paths, for the questions asked about its nodes afterwards. */
+  private refs = new Map<string, Ref>();
 
   constructor(private readonly sessionBusAddress: string | undefined, private readonly screen: ScreenSource) {}
 
@@ -64,6 +67,7 @@ export class A11yReader {
     const placed = walked.filter((w): w is PlacedApplication => !('skipped' in w));
     const skipped = walked.filter((w): w is { skipped: string } => 'skipped' in w).map((w) => w.skipped);
     const nodes = toSnapshotNodes(placed, { x: 0, y: 0, width: this.screen.width, height: this.screen.height });
+    this.refs = new Map(placed.flatMap((app) => app.nodes.map((node): [string, Ref] => [node.path, node.ref])));
     return { nodes, tookMs: Date.now() - started, truncated: placed.some((app) => !app.complete), skipped };
   }
 
@@ -124,6 +128,28 @@ export class A11yReader {
       // Out of time, or gone while we looked: either way it gives nothing this time.
       if (error instanceof OutOfTime) this.hung.add(busName);
       return { skipped: this.labels.get(busName) ?? (processName(pid) || busName) };
+    } finally {
+      watchdog.stop();
+    }
+  }
+
+  /**
+   * Where each asked text stands inside its node's text, by the Text
+   * interface: every copy, with its box. A node of an older snapshot, one
+   * gone since, or one without the interface gives none; every call is
+   * bounded by `deadlineMs`.
+   */
+  async textBoxes(requests: A11yTextRequest[], deadlineMs: number): Promise<A11yTextBox[]> {
+    const bus = await this.connection(deadlineMs);
+    if (!bus) return [];
+    const watchdog = new Watchdog(deadlineMs, Date.now() + deadlineMs);
+    try {
+      const found = await Promise.all(requests.map(({ path, text, whole }) => {
+        const ref = this.refs.get(path);
+        if (!ref || !text.trim()) return [];
+        return Promise.race([textBoxesOf(bus, path, ref, text, whole === true), watchdog.expired]).catch(() => [] as A11yTextBox[]);
+      }));
+      return found.flat();
     } finally {
       watchdog.stop();
     }

@@ -28,6 +28,10 @@ export interface RawNode {
   cell?: { row: number; column: number };
   /** True when some child is not on the screen while this node is: it scrolls or cuts off what overflows it. */
   clips: boolean;
+  /** False when the toolkit's text for the node shows that its name is not drawn (an aria-label over an icon); absent when unknown. */
+  nameShown?: false;
+  /** For a password field: whether it holds no characters (its text itself is never read). */
+  empty?: boolean;
 }
 
 export interface WalkedApplication {
@@ -86,6 +90,10 @@ const TEXT_RUN_ROLES = new Set([
   'description term', 'description value', 'definition', 'column header', 'row header', 'table column header',
   'table row header', 'mark', 'subscript', 'superscript', 'comment', 'footer', 'header',
 ]);
+/** Inline elements whose text is part of the line around them (bold, a link, a highlight). */
+const INLINE_TEXT_ROLES = new Set(['static', 'text', 'link', 'mark', 'subscript', 'superscript', 'emphasis', 'strong', 'content deletion', 'content insertion']);
+/** Field roles whose placeholder a web page gives as an attribute. */
+const PLACEHOLDER_ROLES = new Set(['entry', 'password text', 'text', 'combo box', 'spin button']);
 /** From this many children on, the ones on the screen are picked out by the application itself. */
 const MANY_CHILDREN = 32;
 /** AtspiCollectionMatchType ALL and AtspiCollectionSortOrder CANONICAL. */
@@ -97,6 +105,14 @@ const MAX_TEXT = 2000;
 
 const orNull = <T>(promise: Promise<T>): Promise<T | null> => promise.catch(() => null);
 
+/** Whether a control's rendered text shows its name (folded for case and spacing): not where it shows nothing, or only embedded objects. */
+function nameDrawn(name: string, text: string | null): boolean {
+  if (text === null) return true; // no text to tell by
+  const fold = (t: string) => t.replace(EMBEDDED_OBJECT, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+  const shown = fold(text);
+  return shown !== '' && (shown.includes(fold(name)) || fold(name).includes(shown));
+}
+
 export class TreeWalker {
   private readonly nodes: RawNode[] = [];
   private complete = true;
@@ -104,6 +120,12 @@ export class TreeWalker {
   private oneCallProperties = true;
   /** Whether the application picks out its children on the screen (Collection.GetMatches). */
   private collection = true;
+  /**
+   * Whether a named control's text tells if its name is drawn: Chromium gives
+   * every element its rendered text, so an icon button named by aria-label
+   * has none. GTK and Qt draw their controls' names.
+   */
+  private readsNamesText = false;
 
   constructor(
     private readonly bus: AccessibilityBus,
@@ -139,6 +161,7 @@ export class TreeWalker {
     const qt = String(toolkit).toLowerCase() === 'qt';
     this.oneCallProperties = !qt;
     this.collection = !qt;
+    this.readsNamesText = String(toolkit).toLowerCase() === 'chromium';
     try {
       await Promise.all(windows.map((ref, i) => this.visit(ref, `${this.app[0]}/${i}`, null)));
     } catch (error) {
@@ -195,17 +218,51 @@ export class TreeWalker {
     }
     this.budget.remaining--;
     this.nodes.push(node);
-    let descend = SELF_LABELLED_ROLES.has(role) && node.name.trim() ? [] : children ?? [];
+    const named = SELF_LABELLED_ROLES.has(role) && node.name.trim() !== '';
+    let descend = named ? [] : children ?? [];
     const wantsText = this.wantsText(node);
-    const text = wantsText || (descend.length && !TEXTLESS_ROLES.has(role)) ? this.text(node, wantsText) : null;
+    const checksName = named && this.readsNamesText;
+    const text = wantsText || checksName || (descend.length && !TEXTLESS_ROLES.has(role)) ? this.text(node, wantsText) : null;
+    if (checksName) void text?.then((shown) => { if (!nameDrawn(node.name, shown)) node.nameShown = false; }, () => undefined);
+    const emptiness = role === 'password text' ? this.passwordEmptiness(node) : null;
     if (text && descend.length && this.childrenAreText(node, await text)) descend = [];
     const showing = this.collection && descend.length >= MANY_CHILDREN ? await this.showingChildren(ref) : null;
     if (showing && showing.size < descend.length) node.clips = true;
-    await Promise.all([
+    const [raw] = await Promise.all([
       text,
+      emptiness,
       this.details(node),
       ...descend.map((child, i) => (showing && !showing.has(child[1]) ? undefined : this.visit(child, `${path}/${i}`, node))),
     ]);
+    if (raw && raw.includes('\uFFFC') && node.value !== null) this.joinInlineText(node, raw);
+  }
+
+  /**
+   * One line of text is one text, however the page splits it: in
+   * `<strong>1</strong> item left` the bold '1' is a child of its own, and
+   * the paragraph's text holds an embedded-object mark where it stands. The
+   * paragraph's value takes the child's text there. Children that are plain
+   * runs of the text are in the text already; an image or a control gives a space.
+   */
+  private joinInlineText(node: RawNode, raw: string): void {
+    const index = (n: RawNode) => Number(n.path.slice(n.path.lastIndexOf('/') + 1));
+    const children = this.nodes.filter((n) => n.parent === node).sort((a, b) => index(a) - index(b));
+    let next = 0;
+    const embedded = () => {
+      for (; next < children.length; next++) {
+        const child = children[next];
+        const own = child.value ?? child.name;
+        if (!own || !raw.includes(own)) return children[next++];
+      }
+      return null;
+    };
+    const joined = [...raw].map((ch) => {
+      if (ch !== '\uFFFC') return ch;
+      const child = embedded();
+      // The text around the mark has its own spaces: '<b>1</b>st' stays one word.
+      return child && INLINE_TEXT_ROLES.has(child.role) ? child.value ?? child.name : ' ';
+    }).join('');
+    node.value = joined.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
   }
 
   private wantsText(node: RawNode): boolean {
@@ -223,6 +280,12 @@ export class TreeWalker {
     const cleaned = text.replace(EMBEDDED_OBJECT, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
     if (cleaned || has(node.states, State.EDITABLE) || VALUE_ROLES.has(node.role)) node.value = cleaned;
     return text;
+  }
+
+  /** A password field's character count, never its text: a placeholder shows only while it is empty. */
+  private async passwordEmptiness(node: RawNode): Promise<void> {
+    const count = await this.race(orNull(this.property(node.ref, IFACE.text, 'CharacterCount')));
+    if (typeof count === 'number') node.empty = count === 0;
   }
 
   /**
@@ -274,11 +337,15 @@ export class TreeWalker {
    */
   private async details(node: RawNode): Promise<void> {
     const { ref, role } = node;
-    const [value, relations, position] = await this.race(Promise.all([
+    const [value, relations, position, attributes] = await this.race(Promise.all([
       NUMERIC_ROLES.has(role) ? orNull(this.property(ref, IFACE.value, 'CurrentValue')) : null,
       LABELLED_ROLES.has(role) ? orNull(this.call(ref, IFACE.accessible, 'GetRelationSet').then(([set]) => set as [number, Ref[]][])) : null,
       CELL_ROLES.has(role) ? orNull(this.property(ref, IFACE.tableCell, 'Position')) : null,
+      this.readsNamesText && PLACEHOLDER_ROLES.has(role) ? orNull(this.call(ref, IFACE.accessible, 'GetAttributes').then(([dict]) => dict as Record<string, string>)) : null,
     ]));
+    // A page's placeholder is an attribute, or the name where nothing else names the field; the field's description stands for it, as GTK's does.
+    const placeholder = attributes?.['placeholder-text'] ?? (attributes?.['name-from'] === 'placeholder' ? node.name : undefined);
+    if (placeholder && !node.description) node.description = placeholder;
     // A spin button's text says it better than its number.
     if (node.value === null && typeof value === 'number' && Number.isFinite(value)) node.value = String(Math.round(value * 1e6) / 1e6);
     for (const [type, targets] of relations ?? []) {
