@@ -73,3 +73,10 @@ test("one line of text is one text, however the page splits it: '<strong>1</stro
   assert.equal(line.engine, 'a11y');
   assert.ok(line.width! < 200, `the line's own box, not the paragraph's width: ${JSON.stringify(line.boundingBox)}`);
 });
+
+test('a double-click on a word found inside a text selects that word', async () => {
+  await (await client.find("the third 'alpha'")).doubleClick();
+  await client.type('BETA');
+  const notes = (await client.requireAgent().a11ySnapshot()).nodes.find((n) => n.name === 'Notes');
+  assert.equal(notes?.value, 'first line with alpha second alpha and more the BETA at the end: alpha');
+});

@@ -90,3 +90,36 @@ test('a place in the description ranks the copies standing there first, and coun
   // Nothing where it says: the place ranks, it never hides.
   assert.deepEqual(matcher.locate(parseQuery("the 'Pages' link in the footer"))[0].box, top.box);
 });
+
+test("a checkbox named by the label beside it is on the label's own row, never the next row's", () => {
+  // A todo list: each row a checkbox, then its label, with no relation between them.
+  const rows = ['Buy milk', 'Renew passport', 'Call Ada'].map((text, i) => ({
+    box: node('check box', '', [20, 100 + i * 40, 20, 20]),
+    label: node('label', '', [60, 100 + i * 40, 200, 20], { value: text }),
+  }));
+  const nodes = rows.flatMap((r) => [r.box, r.label]);
+  assert.deepEqual(find(nodes, "the checkbox for 'Renew passport'").map((c) => c.box), [rows[1].box.box]);
+  assert.deepEqual(find([rows[0].label, rows[1].box], "the 'Buy milk' checkbox"), [], 'the next row\'s box is not this label\'s');
+  // A field under its label is that label's field.
+  const label = node('label', '', [40, 300, 80, 18], { value: 'Street' });
+  const field = node('entry', '', [40, 322, 300, 30], { value: '' });
+  assert.deepEqual(find([label, field], 'the Street field').map((c) => c.box), [field.box]);
+});
+
+test('bare quoted text counts what is shown: not an aria-label, not a field\'s own name, not a placeholder behind a value', () => {
+  const icon = node('push button', 'Search', [10, 10, 30, 30], { nameShown: false });
+  const field = node('entry', 'Repeat Password', [10, 60, 200, 30], { description: 'Repeat Password', value: 'typed' });
+  assert.deepEqual(find([icon, field], "'Search'"), []);
+  assert.deepEqual(find([icon, field], "the 'Search' button").map((c) => c.box), [icon.box]);
+  assert.deepEqual(find([icon, field], "'Repeat Password'"), []);
+  assert.deepEqual(find([icon, field], "the 'Repeat Password' field").map((c) => c.box), [field.box]);
+  const empty = { ...field, value: '' };
+  assert.deepEqual(find([empty], "'Repeat Password'").map((c) => c.box), [field.box], 'an empty field shows its placeholder');
+});
+
+test("two fields that answer to 'Search': the one whose shown label reads 'Search:' is 'the Search: field'", () => {
+  const aria = node('entry', 'Search', [10, 10, 200, 30], { value: '' });
+  const label = node('label', '', [10, 60, 60, 20], { value: 'Search:' });
+  const labelled = node('entry', 'Search:', [80, 60, 200, 30], { value: '', labelledBy: [label.path] });
+  assert.deepEqual(find([aria, label, labelled], "the 'Search:' field")[0].box, labelled.box);
+});

@@ -276,10 +276,20 @@ export class TreeMatcher {
       .map((node) => ({ node, score: 1, via: query.relation ? `its place ${query.relation.kind} '${anchor.name}'` : `the '${anchor.name}' column` }));
   }
 
+  /**
+   * The control a label with no relation to it names: on the label's own
+   * row first, either side (a checkbox before its label, a field after it);
+   * for a field or a dropdown, else the one just under the label. Never one
+   * on the next row of a list: that is the next row's control.
+   */
   private nearestControl(label: A11yNode, role: Query['role']): A11yNode | null {
-    const near = this.nodes.filter((n) => fitsRole(n, role) && (holdsRelation(n.box, label.box, 'right-of') || holdsRelation(n.box, label.box, 'below')) && distance(n.box, label.box) < LABEL_REACH);
-    near.sort((a, b) => distance(a.box, label.box) - distance(b.box, label.box));
-    return near[0] ?? null;
+    const byDistance = (a: A11yNode, b: A11yNode) => distance(a.box, label.box) - distance(b.box, label.box);
+    const controls = this.nodes.filter((n) => fitsRole(n, role) && distance(n.box, label.box) < LABEL_REACH);
+    const onRow = controls.filter((n) => holdsRelation(n.box, label.box, 'row') && (holdsRelation(n.box, label.box, 'right-of') || holdsRelation(n.box, label.box, 'left-of')));
+    if (onRow.length) return onRow.sort(byDistance)[0];
+    if (role !== 'field' && role !== 'dropdown') return null;
+    const under = controls.filter((n) => holdsRelation(n.box, label.box, 'below') && n.box.y - (label.box.y + label.box.height) <= label.box.height * 2 && horizontalOverlap(n.box, label.box) > 0);
+    return under.sort(byDistance)[0] ?? null;
   }
 
   /** A relation by the tree where it knows (a table's rows), by the layout otherwise. */
