@@ -70,6 +70,12 @@ async function judgeBox(candidate: Candidate, wanted: string, context: EngineCon
   return { kind: 'unknown' };
 }
 
+/** A role word lets a control answer to its name, drawn or not (see wantsShownText in a11y/match.ts). */
+const namedByRole = (query: Query) => query.role !== null && query.role !== 'text';
+/** The size of a toolbar's icon button: too small to show a name beside its icon. */
+const ICON_SIDE = 48;
+const iconSized = (box: Box) => box.width <= ICON_SIDE && box.height <= ICON_SIDE;
+
 /**
  * The tree can be a moment behind the screen (Chromium moves boxes after a
  * scroll lazily): a box it gives for quoted text is read back cheaply from
@@ -83,7 +89,8 @@ export async function confirmOnPixels(candidates: Candidate[], query: Query, con
   const kept: Candidate[] = [];
   for (const candidate of candidates) {
     // Only boxes whose own text is what was asked: a field found by its label shows its value, not the label.
-    if (candidate.text === undefined || !containsText(candidate.text, wanted)) {
+    // Nor an icon's box asked for by its name with a role word ("the 'Go Up' button"): the name is not drawn there.
+    if (candidate.text === undefined || !containsText(candidate.text, wanted) || (namedByRole(query) && iconSized(candidate.box))) {
       kept.push(candidate);
       continue;
     }

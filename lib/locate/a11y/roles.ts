@@ -7,7 +7,8 @@ import type { Role } from '../query';
  * so one table serves them all.
  */
 const ROLES: Record<Exclude<Role, 'text'>, string[]> = {
-  button: ['push button', 'toggle button', 'button', 'split button', 'menu button'],
+  // Qt gives a checkable tool button (a view switch in a toolbar) the check box role.
+  button: ['push button', 'toggle button', 'button', 'split button', 'menu button', 'check box'],
   link: ['link'],
   field: ['entry', 'password text', 'spin button', 'search box', 'text', 'editbar', 'terminal'],
   checkbox: ['check box', 'check menu item', 'switch', 'toggle button'],

@@ -39,10 +39,34 @@ export async function textBoxesOf(bus: AccessibilityBus, path: string, ref: Ref,
   let copies = copiesIn(String(text), wanted);
   // A text that is the words asked for, split by an embedded element ('<b>1</b> item left'): its whole range.
   if (!copies.length && whole) copies = [{ start: 0, end: [...String(text)].length }];
+  // The first and the last character's boxes, joined: Qt's range extents stay on a text's first line, its characters' do not.
+  const charBox = async (offset: number): Promise<Box> => {
+    const [x, y, width, height] = await bus.call(ref[0], ref[1], IFACE.text, 'GetCharacterExtents', 'iu', [offset, COORDS_SCREEN]);
+    return { x, y, width, height };
+  };
   const boxes = await Promise.all(copies.map(async ({ start, end }) => {
-    const [x, y, width, height] = await bus.call(ref[0], ref[1], IFACE.text, 'GetRangeExtents', 'iiu', [start, end, COORDS_SCREEN]);
-    const box: Box = { x, y, width, height };
-    return width > 0 && height > 0 ? { path, text: wanted, start, end, box } : null;
+    const [first, last] = await Promise.all([charBox(start), charBox(end - 1)]);
+    const box = union(first, last);
+    return box.width > 0 && box.height > 0 ? { path, text: wanted, start, end, box } : null;
   }));
-  return boxes.filter((b): b is A11yTextBox => b !== null);
+  const found = boxes.filter((b): b is A11yTextBox => b !== null);
+  // Qt's plain-text editors give every line the first line's height on the screen: boxes that
+  // put copies on different lines at one height are no evidence, and the pixels are asked instead.
+  return consistentWithLines(String(text), found) ? found : [];
+}
+
+/** False when two copies with a line break between them are given the same top. */
+export function consistentWithLines(text: string, copies: A11yTextBox[]): boolean {
+  const chars = [...text];
+  for (let i = 1; i < copies.length; i++) {
+    const between = chars.slice(copies[i - 1].end, copies[i].start).join('');
+    if (/[\n\u2029\u2028]/.test(between) && copies[i].box.y === copies[i - 1].box.y) return false;
+  }
+  return true;
+}
+
+function union(a: Box, b: Box): Box {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }

@@ -82,8 +82,12 @@ const NUMERIC_ROLES = new Set(['slider', 'spin button', 'progress bar', 'scroll 
 const CELL_ROLES = new Set(['table cell', 'column header', 'row header', 'table column header', 'table row header']);
 /** Controls whose label usually sits beside them, tied by a labelled-by relation. */
 const LABELLED_ROLES = new Set(['entry', 'password text', 'text', 'spin button', 'combo box', 'check box', 'radio button', 'slider', 'list box', 'toggle button', 'switch', 'tree table', 'table']);
-/** Named controls whose children only repeat the name (a button's label, a link's text). */
-const SELF_LABELLED_ROLES = new Set(['push button', 'toggle button', 'check box', 'radio button', 'menu item', 'check menu item', 'radio menu item', 'link', 'static']);
+/**
+ * Named controls whose children only repeat the name (a button's label, a
+ * link's text). Not a menu item: Qt hangs a menu's open popup under the item
+ * that opened it.
+ */
+const SELF_LABELLED_ROLES = new Set(['push button', 'toggle button', 'check box', 'radio button', 'check menu item', 'radio menu item', 'link', 'static']);
 /** Roles whose children, on a web page, are runs of their text unless marked otherwise (see childrenAreText). */
 const TEXT_RUN_ROLES = new Set([
   'paragraph', 'heading', 'section', 'static', 'table cell', 'list item', 'caption', 'block quote', 'article',
