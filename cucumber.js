@@ -1,7 +1,9 @@
 'use strict';
-// Profiles for the example features. `default`: progress output and one
-// reused sandbox per worker. `ci`: message, JSON and JUnit reports under
-// reports/, GLANCE_PARALLEL workers, and one retry for scenarios tagged @flaky.
+// Profiles. `default`: the example features, progress output and one reused
+// sandbox per worker. `ci`: the same with message, JSON and JUnit reports
+// under reports/ and GLANCE_PARALLEL workers; no retries (a flake gets a
+// cause, not a retry). `acceptance`: the acceptance suite (run by
+// `npm run acceptance`, which serves its web apps at GLANCE_BASE_URL).
 const path = require('path');
 const glance = require('./support/cucumber');
 
@@ -28,7 +30,10 @@ module.exports = {
     ...common,
     format: ['progress', 'message:reports/messages.ndjson', 'json:reports/json/cucumber.json', 'junit:reports/junit.xml'],
     parallel: Number(process.env.GLANCE_PARALLEL || 1),
-    retry: 1,
-    retryTagFilter: '@flaky',
+  }),
+  acceptance: glance.profile({
+    paths: ['acceptance/**/*.feature'],
+    format: ['progress'],
+    worldParameters: { glance: { reuseSandbox: true } },
   }),
 };
