@@ -7,6 +7,7 @@ import { visionBench } from './vision';
 import { a11yBench } from './a11y';
 import { a11yAccuracyBench } from './a11y-accuracy';
 import { evidenceBench } from './evidence';
+import { liveGroundingBench } from './live-grounding';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
@@ -20,6 +21,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   a11y: a11yBench,
   'a11y-accuracy': a11yAccuracyBench,
   evidence: evidenceBench,
+  'live-grounding': liveGroundingBench,
 };
 
 async function main(): Promise<void> {
