@@ -52,3 +52,8 @@ Feature: FeatherPad, a Qt text editor
     When I type 'needle in a haystack'
     And I click the 'Find' button
     Then I should see the 'Search' field
+
+  Scenario: Undo takes back what was typed
+    When I type 'first draft'
+    And I press 'ctrl+z'
+    Then I should not see 'first draft'

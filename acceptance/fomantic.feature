@@ -4,7 +4,6 @@ Feature: Fomantic UI's menus
   Background:
     Given I open 'fomantic-ui@2.9.4/package/examples/components/menu.html' in the browser
 
-  @sample
   Scenario: A search input in a menu bar
     When I type 'quarterly report' into the first 'Search' field
     Then I should see 'quarterly report'

@@ -50,3 +50,9 @@ Feature: Zenity, GTK dialogs for scripts
     Given I launch 'sh -c "zenity --text-info --title=Licence --filename=/etc/debian_version"'
     Then I should see 'Licence'
     And I should see the 'OK' button
+
+  Scenario: A date picked from a calendar
+    Given I launch 'sh -c "zenity --calendar --title=Deadline --text=\"Pick a day\" --day=15 --month=6 --year=2024 --date-format=%Y-%m-%d > answer.txt"'
+    When I click 'OK'
+    And I run 'for i in $(seq 50); do [ -s answer.txt ] && break; sleep 0.1; done; cat answer.txt'
+    Then the command output should contain '2024-06-15'

@@ -4,7 +4,6 @@ Feature: KeePassXC, a Qt password manager
   Background:
     Given I launch 'keepassxc'
 
-  @sample
   Scenario: The welcome page offers to start
     Then I should see 'Welcome to KeePassXC'
     And I should see the 'Create new database' button

@@ -1,7 +1,6 @@
 Feature: Pico CSS's documentation
   Semantic HTML styled by a class-less stylesheet.
 
-  @sample
   Scenario: The form example
     Given I open 'picocss-pico@1.5.13/package/docs/forms.html' in the browser
     When I type 'Margaret' into the 'First name' field
@@ -23,4 +22,6 @@ Feature: Pico CSS's documentation
   Scenario: Buttons
     Given I open 'picocss-pico@1.5.13/package/docs/buttons.html' in the browser
     Then I should see 'Buttons'
-    And I should see the 'Secondary' button
+    And I should see the 'Submit' button
+    When I scroll down until I see the 'Secondary' button
+    Then I should see the 'Contrast' button

@@ -18,7 +18,7 @@ const ROOT = path.resolve(__dirname, '..');
 const REPORTS = path.join(ROOT, 'reports', 'acceptance');
 const CUCUMBER = path.join(path.dirname(require.resolve('@cucumber/cucumber/package.json')), 'bin', 'cucumber.js');
 
-interface Outcome { scenario: string; passed: boolean; cause: string | null }
+export interface Outcome { scenario: string; passed: boolean; cause: string | null }
 
 function parseArgs(argv: string[]): { repeat: number; rest: string[] } {
   const rest: string[] = [];
@@ -89,21 +89,36 @@ async function main(): Promise<number> {
   return report(runs);
 }
 
-function report(runs: Outcome[][]): number {
+export interface Summary {
+  scenarios: number;
+  runs: number;
+  passed: number;
+  total: number;
+  passRate: number;
+  /** Scenarios that passed in one run and failed in another. */
+  flaky: string[];
+  failures: Outcome[];
+}
+
+/** The runs taken together: a scenario is flaky when its runs disagree. */
+export function summarise(runs: Outcome[][]): Summary {
   const byScenario = new Map<string, Outcome[]>();
   for (const run of runs) for (const o of run) byScenario.set(o.scenario, [...(byScenario.get(o.scenario) ?? []), o]);
   const all = runs.flat();
   const passed = all.filter((o) => o.passed).length;
   const flaky = [...byScenario.entries()].filter(([, os]) => os.some((o) => o.passed) && os.some((o) => !o.passed)).map(([s]) => s);
-  const failures = all.filter((o) => !o.passed);
-  const rate = all.length ? (100 * passed) / all.length : 0;
-  console.log(`\nacceptance: ${byScenario.size} scenarios, ${runs.length} run(s): ${passed} of ${all.length} passed (${rate.toFixed(1)}%), ${flaky.length} flaky`);
-  for (const s of flaky) console.log(`  flaky: ${s}`);
-  for (const f of failures) console.log(`  failed: ${f.scenario}\n    cause: ${f.cause}`);
-  fs.writeFileSync(path.join(REPORTS, 'summary.json'), `${JSON.stringify({ scenarios: byScenario.size, runs: runs.length, passed, total: all.length, passRate: rate, flaky, failures }, null, 2)}\n`);
+  return { scenarios: byScenario.size, runs: runs.length, passed, total: all.length, passRate: all.length ? Math.round((1000 * passed) / all.length) / 10 : 0, flaky, failures: all.filter((o) => !o.passed) };
+}
+
+function report(runs: Outcome[][]): number {
+  const summary = summarise(runs);
+  console.log(`\nacceptance: ${summary.scenarios} scenarios, ${summary.runs} run(s): ${summary.passed} of ${summary.total} passed (${summary.passRate}%), ${summary.flaky.length} flaky`);
+  for (const s of summary.flaky) console.log(`  flaky: ${s}`);
+  for (const f of summary.failures) console.log(`  failed: ${f.scenario}\n    cause: ${f.cause}`);
+  fs.writeFileSync(path.join(REPORTS, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   // The closing line CI reads: every scenario run, counted once per run.
-  console.log(`${passed} passed, ${failures.length} failed`);
-  return failures.length || !all.length ? 1 : 0;
+  console.log(`${summary.passed} passed, ${summary.failures.length} failed`);
+  return summary.failures.length || !summary.total ? 1 : 0;
 }
 
 if (require.main === module) {

@@ -25,3 +25,8 @@ Feature: Sneat's tables and inputs
     Then I should see 'Basic Inputs'
     When I type 'Project Apollo' into the 'Name' field
     Then I should see 'Project Apollo'
+
+  Scenario: The same project in both tables
+    Given I open 'sneat-bootstrap-html-admin-template-free@1.0.0/package/html/tables-basic.html' in the browser
+    Then I should see 2 'Angular Project'
+    And I should see the second 'Angular Project'

@@ -23,3 +23,10 @@ Feature: IDLE, Python's Tk editor and shell
   Scenario: A new editor window
     When I press 'ctrl+n'
     Then I should see 'untitled'
+
+  Scenario: The shell remembers a variable
+    When I type 'x = 21'
+    And I press 'Enter'
+    And I type 'x * 2'
+    And I press 'Enter'
+    Then I should see '42'

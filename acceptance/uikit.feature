@@ -4,7 +4,6 @@ Feature: UIkit's form test page
   Background:
     Given I open 'uikit@3.25.29/package/tests/form.html' in the browser
 
-  @sample
   Scenario: Text into the stacked form
     When I type 'Hello UIkit' into the 'Text' field
     Then the 'Text' field should contain the text 'Hello UIkit'
@@ -20,3 +19,7 @@ Feature: UIkit's form test page
   Scenario: The page's headings
     Then I should see 'Select'
     And I should see the 'Submit' button
+
+  Scenario: A checkbox option
+    When I click the first 'Option 01' checkbox
+    Then I should see 'Option 01'

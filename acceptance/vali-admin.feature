@@ -35,3 +35,7 @@ Feature: Vali Admin's sample forms
     And I should see the 'Sample Forms' link
     When I click the 'Tables' link
     Then I should see 'Tables'
+
+  Scenario: The sidebar leads to the form components
+    When I click the 'Form Components' link
+    Then I should see the 'Form Components' heading

@@ -4,7 +4,6 @@ Feature: GTK's widget factory
   Background:
     Given I launch 'gtk3-widget-factory'
 
-  @sample
   Scenario: The pages of the factory
     Then I should see the 'Page 1' radio
     When I click 'Page 2'

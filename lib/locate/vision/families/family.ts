@@ -32,7 +32,7 @@ export interface Prompt {
 
 export interface Family {
   readonly name: FamilyName;
-  /** What the model answers in, for messages and the README. */
+  /** What the model answers in, for messages and the documentation. */
   readonly convention: string;
   /** The size to send a screen (or crop) of this size at: smaller where the family prefers it. */
   sendSize(source: Size): Size;
