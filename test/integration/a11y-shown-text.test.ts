@@ -12,7 +12,7 @@ const state = testState();
 let server: Awaited<ReturnType<typeof serveFolder>>;
 let client: Client;
 type Box = [number, number, number, number];
-const page = (): Promise<Record<string, Box>> => waitForPageState(client, (s) => s.fits === true) as Promise<Record<string, Box>>;
+const page = (): Promise<Record<string, Box>> => waitForPageState<Record<string, unknown>>(client, (s) => s.fits === true) as Promise<Record<string, Box>>;
 const centreIn = (x: number, y: number, [bx, by, bw, bh]: Box) => x >= bx && x <= bx + bw && y >= by && y <= by + bh;
 
 before(async () => {
