@@ -39,7 +39,8 @@ function onTheText(cases: RealCase[], snapshot: ScreenSnapshot): RealCase[] {
     if (c.category !== 'text' && c.category !== 'ordinal') return c;
     const target = snapshot.elements.find((e) => c.boxes[0] && same(e.box, c.boxes[0]));
     const text = snapshot.texts.find((t) => c.boxes[0] && same(t.box, c.boxes[0]));
-    const own = target && TEXT_KINDS.has(target.kind) ? target.textBox : text?.textBox;
+    // A control (a button, a link, a field) is clicked anywhere on it; a text on its words.
+    const own = target ? (TEXT_KINDS.has(target.kind) ? target.textBox : undefined) : text?.textBox;
     return own ? { ...c, boxes: [own] } : c;
   });
 }

@@ -163,7 +163,7 @@ export class TreeMatcher {
     if (query.ordinal !== null) {
       const pick = query.ordinal === -1 ? peers[peers.length - 1] : peers[query.ordinal - 1];
       // The tree holds every copy of a text it has: past the last one there is nothing to find, unless some of the screen's text is not in it.
-      if (!pick && peers.length && this.holdsAllText()) throw new NotThere(`the accessibility tree shows '${query.text ?? ''}' ${peers.length === 1 ? 'once' : `${peers.length} times`}, so there is no ${ordinalWord(query.ordinal)}`);
+      if (!pick && peers.length && this.holdsAllText() && !this.shownElsewhere(query, peers.length)) throw new NotThere(`the accessibility tree shows '${query.text ?? ''}' ${peers.length === 1 ? 'once' : `${peers.length} times`}, so there is no ${ordinalWord(query.ordinal)}`);
       return pick ? [this.candidate(pick)] : [];
     }
     const ranked = anchor ? matches : [...matches].sort((a, b) => b.score - a.score || a.node.box.y - b.node.box.y || a.node.box.x - b.node.box.x);
@@ -178,6 +178,16 @@ export class TreeMatcher {
   private holdsAllText(): boolean {
     const screenArea = this.screen ? this.screen.width * this.screen.height : Infinity;
     return !this.nodes.some((n) => (OPAQUE_ROLES.has(n.role) && n.box.width * n.box.height >= screenArea * OPAQUE_SHARE) || (n.role === 'terminal' && n.value === null));
+  }
+
+  /**
+   * Whether the text shows more often than the copies counted: the same
+   * words on an element of another role (a link drawn as a button) may be
+   * what a person counts, and the pixels should decide.
+   */
+  private shownElsewhere(query: Query, counted: number): boolean {
+    if (query.text === null) return false;
+    return this.oneEach(matchText(this.nodes, query.text, this.byPath, (n) => fitsRole(n, null), true)).length > counted;
   }
 
   /** The node a relation is measured from: the best whole match of any role, among what the screen shows. */
@@ -337,9 +347,14 @@ export class TreeMatcher {
   }
 }
 
-/** Whether `inner` lies inside `outer` (a pixel's slack): a range outside its node is scrolled out of sight. */
+/**
+ * Whether `inner` lies inside `outer`: a range outside its node is scrolled
+ * out of sight. A large font's glyphs stand a little above and below a line
+ * box set tighter than the font: a fifth of the text's height is slack.
+ */
 function within(inner: Box, outer: Box): boolean {
-  return inner.x >= outer.x - 1 && inner.y >= outer.y - 1 && inner.x + inner.width <= outer.x + outer.width + 1 && inner.y + inner.height <= outer.y + outer.height + 1;
+  const slack = Math.max(1, Math.round(inner.height / 5));
+  return inner.x >= outer.x - slack && inner.y >= outer.y - slack && inner.x + inner.width <= outer.x + outer.width + slack && inner.y + inner.height <= outer.y + outer.height + slack;
 }
 
 function ordinalWord(ordinal: number): string {

@@ -36,9 +36,13 @@ export function copiesIn(text: string, wanted: string, max = MAX_COPIES_PER_NODE
 /** Each copy of `wanted` in the node's text with its box on the screen; none where the node has no Text interface. */
 export async function textBoxesOf(bus: AccessibilityBus, path: string, ref: Ref, wanted: string, whole = false): Promise<A11yTextBox[]> {
   const [text] = await bus.call(ref[0], ref[1], IFACE.text, 'GetText', 'ii', [0, -1]);
-  let copies = copiesIn(String(text), wanted);
+  const copies = copiesIn(String(text), wanted);
   // A text that is the words asked for, split by an embedded element ('<b>1</b> item left'): its whole range.
-  if (!copies.length && whole) copies = [{ start: 0, end: [...String(text)].length }];
+  if (!copies.length && whole) {
+    const end = [...String(text)].length;
+    const [x, y, width, height] = await bus.call(ref[0], ref[1], IFACE.text, 'GetRangeExtents', 'iiu', [0, end, COORDS_SCREEN]);
+    return width > 0 && height > 0 ? [{ path, text: wanted, start: 0, end, box: { x, y, width, height } }] : [];
+  }
   // The first and the last character's boxes, joined: Qt's range extents stay on a text's first line, its characters' do not.
   const charBox = async (offset: number): Promise<Box> => {
     const [x, y, width, height] = await bus.call(ref[0], ref[1], IFACE.text, 'GetCharacterExtents', 'iu', [offset, COORDS_SCREEN]);
@@ -65,7 +69,10 @@ export function consistentWithLines(text: string, copies: A11yTextBox[]): boolea
   return true;
 }
 
+/** Both boxes' extent; an empty box (an embedded object's mark) adds nothing. */
 function union(a: Box, b: Box): Box {
+  if (a.width <= 0 || a.height <= 0) return b;
+  if (b.width <= 0 || b.height <= 0) return a;
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
   return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
