@@ -123,6 +123,6 @@ function summarise(rows: Row[], pages: number): Figure[] {
   console.log(`  auto at least as good as the best single engine in every category: ${summary.autoNeverWorse ? 'yes' : 'no'}`);
   for (const m of summary.misses) console.log(`  auto miss (${m.category}): ${m.source} ${m.page} "${m.description}" target ${JSON.stringify(m.target)}: auto ${m.auto}; a11y ${m.a11y}; ocr ${m.ocr}`);
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, 'results', 'live-grounding.json'), JSON.stringify(summary, null, 2));
+  fs.writeFileSync(path.join(__dirname, 'results', 'live-grounding-summary.json'), JSON.stringify(summary, null, 2));
   return ENGINES.map((e) => figure(`find() with ${e}, live pages`, rows.map((r) => r.ms[e])));
 }
