@@ -177,6 +177,7 @@ test('connect({ip}) attaches to a self-hosted agent, which survives disconnect',
 
 test('autoScreenshots saves before and after each command with the spec file names', async () => {
   const client = await connected({ autoScreenshots: true });
+  await client.provision.chrome({ url: 'data:text/html,<input autofocus>' }); // typing needs a window with the keyboard focus
   await client.click(10, 10);
   await client.type('topsecret', { secret: true });
   await client.flushScreenshots(); // encoded off the hot path: on disk once flushed (disconnect() flushes too)
