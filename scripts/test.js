@@ -20,6 +20,8 @@ const collect = (dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.en
 const files = only.length ? only : [...collect('test/unit'), ...collect('test/integration'), 'test/leaks.test.ts'];
 
 const suiteRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-test-'));
+// Tests open pages and run programs from here in sandboxes, whose programs run as an ordinary user.
+fs.chmodSync(suiteRoot, 0o755);
 const baseline = path.join(suiteRoot, 'processes-before.json');
 fs.writeFileSync(baseline, JSON.stringify(require('../test/helpers/processes.js').desktopProcesses()));
 

@@ -9,6 +9,8 @@ import { REPO_ROOT, testState } from '../helpers/glance';
 // in its own cucumber config, and runs a feature of its own.
 const state = testState();
 const project = fs.mkdtempSync(path.join(path.dirname(state.stateDir), 'project-'));
+// Open to others, as a checkout is: the sandbox's programs read its pages as an ordinary user.
+fs.chmodSync(project, 0o755);
 after(() => fs.rmSync(project, { recursive: true, force: true }));
 
 function write(file: string, text: string): void {

@@ -63,6 +63,17 @@ test('programs run as the unprivileged sandbox user, who cannot write outside th
   await root.disconnect();
 });
 
+test('a page the sandbox\'s user may not read fails with why and what to do, not with the browser\'s "file not found"', { skip: !asRoot && 'Glance is not running as root here' }, async () => {
+  const closed = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'closed-'));
+  fs.writeFileSync(path.join(closed, 'page.html'), '<h1>private</h1>');
+  const client = await connected();
+  await assert.rejects(client.provision.chrome({ url: `file://${closed}/page.html` }), (e: Error) =>
+    e.message.includes("user 'glance-sandbox'") && e.message.includes(`the folder ${closed} is closed to it`) && /chmod o\+x/.test(e.message) && /runAsRoot/.test(e.message));
+  fs.chmodSync(closed, 0o755);
+  await client.provision.chrome({ url: `file://${closed}/page.html` });
+  await client.disconnect();
+});
+
 test('the home starts from the sandboxHome seed, and resetApps brings it back to the seed and ends every program started inside', async () => {
   const seed = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'seed-'));
   fs.mkdirSync(path.join(seed, '.config', 'demo'), { recursive: true });

@@ -6,6 +6,8 @@ import { CdpPipe } from './cdp-pipe';
 import { Driver, WindowInfo } from './driver';
 import { ProcessGroup } from './processes';
 import { ProgramSpace } from './program-space';
+import { unreadableBy } from './sandbox-user';
+import { fileURLToPath } from 'url';
 import { changedShare, MOTION_FLOOR, sampleFrame } from './redraw';
 import { sleep, TimeoutError, waitFor } from '../../util/wait';
 
@@ -93,6 +95,7 @@ export class Launcher {
   /** Opens Chromium in kiosk mode on `url`; resolves once the page has loaded and painted. */
   async chrome(url: string, timeoutMs: number): Promise<LaunchResult> {
     const started = Date.now();
+    this.requireReadable(url);
     const profile = path.join(this.space.home, '.config', `chromium-${++this.launches}`);
     this.profiles.push(profile);
     const args = chromiumArgs(url, profile, this.driver.width, this.driver.height);
@@ -132,6 +135,24 @@ export class Launcher {
       throw new Error(`'${label}' opened no window within ${(timeoutMs / 1000).toFixed(1)} s.${gone}${tail()}`);
     });
     return { window, child };
+  }
+
+  /**
+   * A page file that the sandbox's user may not read would show Chromium's
+   * "file not found" page: say why, and what to do, instead.
+   */
+  private requireReadable(url: string): void {
+    if (!this.space.user || !url.startsWith('file://')) return;
+    let file: string;
+    try {
+      file = fileURLToPath(url);
+    } catch {
+      return;
+    }
+    const why = unreadableBy(this.space.user, file);
+    if (why) {
+      throw new Error(`The sandbox's programs run as the user '${this.space.user.name}', who cannot read ${file}: ${why}. Make the page readable by others (chmod o+x on each folder above it, o+r on the file), serve it over http, or set runAsRoot: true (GLANCE_RUN_AS_ROOT=1).`);
+    }
   }
 
   /** Forgets the browser profiles of programs that have ended (the reset removes them with the home, or here). */

@@ -48,3 +48,27 @@ export function sandboxUser(runAsRoot: boolean): SandboxUser | null {
   const why = made.error?.message ?? (made.stderr.trim() || `exit code ${made.status}`);
   throw new Error(`Could not create the user '${SANDBOX_USER_NAME}' that runs sandbox programs (useradd: ${why}). Create it with 'useradd --system --user-group --no-create-home ${SANDBOX_USER_NAME}', or set runAsRoot: true (GLANCE_RUN_AS_ROOT=1) to run programs as root.`);
 }
+
+/**
+ * Why `user` cannot read the file at `file` (a folder on the way it may not
+ * enter, or the file it may not read), or null when it can. By the mode
+ * bits, as the kernel checks them for an ordinary user.
+ */
+export function unreadableBy(user: SandboxUser, file: string): string | null {
+  const allowed = (stat: fs.Stats, bit: number) =>
+    (stat.uid === user.uid && (stat.mode & (bit << 6)) !== 0) || (stat.gid === user.gid && (stat.mode & (bit << 3)) !== 0) || (stat.mode & bit) !== 0;
+  const parts = file.split('/').filter(Boolean);
+  for (let i = 0; i < parts.length; i++) {
+    const at = `/${parts.slice(0, i + 1).join('/')}`;
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(at);
+    } catch {
+      return null; // missing: the program says so itself
+    }
+    const last = i === parts.length - 1;
+    if (!last && !allowed(stat, 1)) return `the folder ${at} is closed to it`;
+    if (last && !allowed(stat, stat.isDirectory() ? 5 : 4)) return `${at} is not readable by others`;
+  }
+  return null;
+}
