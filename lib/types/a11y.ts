@@ -35,6 +35,8 @@ export interface A11yNode {
   nameShown?: false;
   /** For a password field, whose value is never read: whether it holds no characters. */
   empty?: boolean;
+  /** True when the toolkit puts part of it off the screen (its box is cut to the screen's edge). */
+  partlyOffScreen?: true;
 }
 
 export interface A11ySnapshot {

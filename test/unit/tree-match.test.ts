@@ -123,3 +123,11 @@ test("two fields that answer to 'Search': the one whose shown label reads 'Searc
   const labelled = node('entry', 'Search:', [80, 60, 200, 30], { value: '', labelledBy: [label.path] });
   assert.deepEqual(find([aria, label, labelled], "the 'Search:' field")[0].box, labelled.box);
 });
+
+test('an element the tree puts partly off the screen is left to the pixels: its box may lag a scroll', () => {
+  // Chromium reported 'Back to top' cut at the screen's left edge after the page had scrolled back into view.
+  const stale = node('push button', 'Back to top', [0, 704, 44, 38], { partlyOffScreen: true });
+  assert.deepEqual(find([stale], "the 'Back to top' button"), []);
+  const shown = node('push button', 'Back to top', [40, 704, 124, 38]);
+  assert.deepEqual(find([shown], "the 'Back to top' button").map((c) => c.box), [shown.box]);
+});

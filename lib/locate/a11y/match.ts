@@ -150,6 +150,9 @@ export class TreeMatcher {
     const header = query.column ? this.anchor(query.column) : null;
     if (query.column && !header) return [];
     let matches = query.text !== null ? this.oneEach(this.byText(query)) : this.byRelationOnly(query, anchor ?? header!);
+    // An element the tree puts partly off the screen is half seen at best, and Chromium's boxes lag a
+    // scroll: one scrolled back into view can still be reported cut at the edge. The pixels find it.
+    matches = matches.filter((m) => !m.node.partlyOffScreen);
     if (header) matches = matches.filter((m) => m.node !== header && this.sameColumn(m.node, header));
     if (anchor && query.relation) {
       matches = matches

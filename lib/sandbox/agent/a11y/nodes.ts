@@ -40,6 +40,10 @@ export function visibleBox(node: RawNode, area: Box, byAncestors = true): Box | 
   return box;
 }
 
+function insideBox(inner: Box, outer: Box): boolean {
+  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+}
+
 function topLevel(node: RawNode): RawNode {
   let top = node;
   while (top.parent) top = top.parent;
@@ -83,6 +87,7 @@ export function toSnapshotNodes(apps: readonly PlacedApplication[], screen: Box)
         ...(node.cell ? { cell: node.cell } : {}),
         ...(node.nameShown === false ? { nameShown: false as const } : {}),
         ...(node.empty !== undefined ? { empty: node.empty } : {}),
+        ...(node.extents && !insideBox(node.extents, screen) ? { partlyOffScreen: true as const } : {}),
       });
     }
   }
