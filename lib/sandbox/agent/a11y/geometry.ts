@@ -28,3 +28,17 @@ export function overlapRatio(a: Box, b: Box): number {
   if (!shared) return 0;
   return area(shared) / (area(a) + area(b) - area(shared));
 }
+
+/** Whether `inner` lies wholly inside `outer`. */
+export function within(inner: Box, outer: Box): boolean {
+  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+}
+
+/** Both boxes' extent; an empty box (an embedded object's mark in a text) adds nothing. */
+export function union(a: Box, b: Box): Box {
+  if (area(a) <= 0) return b;
+  if (area(b) <= 0) return a;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}

@@ -1,7 +1,7 @@
 import type { A11yNode } from '../../../types/a11y';
 import type { Box } from '../../../types/screen';
 import { stateNames } from './atspi';
-import { intersect } from './geometry';
+import { intersect, within } from './geometry';
 import type { Occlusion } from './occlusion';
 import type { RawNode, WalkedApplication } from './tree';
 
@@ -38,10 +38,6 @@ export function visibleBox(node: RawNode, area: Box, byAncestors = true): Box | 
     if (up.extents && (up.clips || CLIPPING_ROLES.has(up.role))) box = intersect(box, up.extents);
   }
   return box;
-}
-
-function insideBox(inner: Box, outer: Box): boolean {
-  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
 }
 
 function topLevel(node: RawNode): RawNode {
@@ -87,7 +83,7 @@ export function toSnapshotNodes(apps: readonly PlacedApplication[], screen: Box)
         ...(node.cell ? { cell: node.cell } : {}),
         ...(node.nameShown === false ? { nameShown: false as const } : {}),
         ...(node.empty !== undefined ? { empty: node.empty } : {}),
-        ...(node.extents && !insideBox(node.extents, screen) ? { partlyOffScreen: true as const } : {}),
+        ...(node.extents && !within(node.extents, screen) ? { partlyOffScreen: true as const } : {}),
       });
     }
   }

@@ -2,6 +2,7 @@ import type { Box } from '../../../types/screen';
 import type { A11yTextBox } from '../../../types/a11y';
 import { AccessibilityBus, Ref } from './bus';
 import { COORDS_SCREEN, IFACE } from './atspi';
+import { union } from './geometry';
 
 /**
  * Where a text stands inside a node's text, through AT-SPI's Text interface:
@@ -67,13 +68,4 @@ export function consistentWithLines(text: string, copies: A11yTextBox[]): boolea
     if (/[\n\u2029\u2028]/.test(between) && copies[i].box.y === copies[i - 1].box.y) return false;
   }
   return true;
-}
-
-/** Both boxes' extent; an empty box (an embedded object's mark) adds nothing. */
-function union(a: Box, b: Box): Box {
-  if (a.width <= 0 || a.height <= 0) return b;
-  if (b.width <= 0 || b.height <= 0) return a;
-  const x = Math.min(a.x, b.x);
-  const y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }
