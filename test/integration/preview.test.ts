@@ -141,8 +141,9 @@ test("preview 'browser' opens the page with the desktop's opener, and never wait
   const bin = path.join(state.stateDir, 'bin');
   const opened = path.join(state.stateDir, 'opened.txt');
   fs.mkdirSync(bin, { recursive: true });
-  // A browser that takes its time: the test must not wait for it.
-  fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${opened}\nsleep 5\n`, { mode: 0o755 });
+  // A browser that takes its time: the test must not wait for it. It writes the URL whole
+  // (a rename), so the test never reads a file the shell has created but not yet filled.
+  fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${opened}.part && mv ${opened}.part ${opened}\nsleep 5\n`, { mode: 0o755 });
   await withEnv({ CI: undefined, DISPLAY: ':99', PATH: `${bin}:${process.env.PATH}` }, async () => {
     const started = Date.now();
     const { client, lines } = await connected({ preview: 'browser' });
