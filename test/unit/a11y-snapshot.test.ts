@@ -8,6 +8,7 @@ import { A11yReader } from '../../lib/sandbox/agent/a11y/snapshot';
 import type { RawNode } from '../../lib/sandbox/agent/a11y/tree';
 import { OutOfTime } from '../../lib/sandbox/agent/a11y/tree';
 import { Watchdog } from '../../lib/sandbox/agent/a11y/watchdog';
+import { paragraphShift, paragraphsOf } from '../../lib/sandbox/agent/a11y/text-ranges';
 import type { Box } from '../../lib/types/screen';
 
 const SCREEN = { x: 0, y: 0, width: 1366, height: 768 };
@@ -132,4 +133,17 @@ test('a popup of the application\'s own that its tree keeps under the widget tha
   const empty = new Occlusion(stack, 42);
   const chromium = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under, gtkPopup], complete: true, occlusion: empty }], SCREEN);
   assert.equal(chromium.find((n) => n.path === ':1.5/0/0/0/0')?.box.width, 89, 'an empty window leaves the popup to the content under the drop-down');
+});
+
+test("Qt's paragraph-relative character boxes are moved to their lines; a wrapped paragraph counts all its lines; a text that may scroll gives none", async () => {
+  // 'ab\ncd ef\ng' as Qt reports it: every paragraph on the first line (y 100), the second one wrapped after 'cd '.
+  const qt: Box[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => ({ x: 10 + i, y: i >= 6 && i <= 7 ? 115 : 100, width: 8, height: 15 }));
+  const charBox = async (offset: number): Promise<Box> => qt[offset];
+  const shift = await paragraphShift('ab\ncd ef\ng', charBox, async () => ({ x: 0, y: 100, width: 200, height: 100 }));
+  assert.deepEqual([0, 3, 6, 9].map((offset) => shift!(offset)), [0, 15, 15, 45], 'the third paragraph comes after the second one\'s two lines');
+  assert.equal(await paragraphShift('ab\ncd ef\ng', charBox, async () => ({ x: 0, y: 100, width: 200, height: 40 })), null);
+  // Boxes that already stand on their lines are left as they are.
+  const right = await paragraphShift('ab\ncd', async (offset) => ({ x: 10, y: offset >= 3 ? 115 : 100, width: 8, height: 15 }), async () => ({ x: 0, y: 0, width: 10, height: 10 }));
+  assert.deepEqual([0, 4].map((offset) => right!(offset)), [0, 0]);
+  assert.deepEqual(paragraphsOf('ab\n\ncd'), [{ start: 0, end: 2 }, { start: 3, end: 3 }, { start: 4, end: 6 }]);
 });

@@ -55,17 +55,71 @@ export async function textBoxesOf(bus: AccessibilityBus, path: string, ref: Ref,
     return box.width > 0 && box.height > 0 ? { path, text: wanted, start, end, box } : null;
   }));
   const found = boxes.filter((b): b is A11yTextBox => b !== null);
-  // Qt's plain-text editors give every line the first line's height on the screen: boxes that
-  // put copies on different lines at one height are no evidence, and the pixels are asked instead.
-  return consistentWithLines(String(text), found) ? found : [];
+  if (!found.length || !breakBefore(String(text), found[found.length - 1].start)) return found;
+  const shift = await paragraphShift(String(text), charBox, () => nodeBox(bus, ref));
+  // Where the paragraphs' places cannot be worked out, the boxes are no evidence: the pixels are asked instead.
+  return shift === null ? [] : found.map((copy) => ({ ...copy, box: { ...copy.box, y: copy.box.y + shift(copy.start) } }));
 }
 
-/** False when two copies with a line break between them are given the same top. */
-export function consistentWithLines(text: string, copies: A11yTextBox[]): boolean {
-  const chars = [...text];
-  for (let i = 1; i < copies.length; i++) {
-    const between = chars.slice(copies[i - 1].end, copies[i].start).join('');
-    if (/[\n\u2029\u2028]/.test(between) && copies[i].box.y === copies[i - 1].box.y) return false;
+/** True when a paragraph break comes before `offset` (in code points). */
+function breakBefore(text: string, offset: number): boolean {
+  return PARAGRAPH_BREAK.test([...text].slice(0, offset).join(''));
+}
+
+const PARAGRAPH_BREAK = /[\n\u2028\u2029]/;
+
+async function nodeBox(bus: AccessibilityBus, ref: Ref): Promise<Box> {
+  const [[x, y, width, height]] = await bus.call(ref[0], ref[1], IFACE.component, 'GetExtents', 'u', [COORDS_SCREEN]);
+  return { x, y, width, height };
+}
+
+/**
+ * How far down a character's box must move to stand where it is drawn: 0
+ * where the toolkit's boxes are right, as GTK's and Chromium's are. Qt's plain-text editors (QPlainTextEdit) give each character's top
+ * relative to its own paragraph: every paragraph's first line is reported on
+ * the text's first line. There, each paragraph's true place is worked out from
+ * the heights of the paragraphs above it (their last characters' boxes). That
+ * holds only while the whole text fits in the node, so that nothing can be
+ * scrolled away; otherwise the answer is null.
+ */
+export async function paragraphShift(text: string, charBox: (offset: number) => Promise<Box>, node: () => Promise<Box>): Promise<((offset: number) => number) | null> {
+  const asGiven = (): number => 0;
+  const paragraphs = paragraphsOf(text);
+  if (paragraphs.length < 2) return asGiven;
+  const [first, second] = await Promise.all([charBox(0), charBox(paragraphs[1].start)]);
+  if (second.y !== first.y || first.height <= 0) return asGiven;
+  const box = await node();
+  // Each paragraph is at least a line high: more paragraphs than the node holds lines, and some may be scrolled away.
+  if (paragraphs.length * first.height > box.height) return null;
+  const heights = await Promise.all(paragraphs.map(async ({ start, end }) => {
+    if (end === start) return first.height;
+    const last = await charBox(end - 1);
+    return last.y + last.height - first.y;
+  }));
+  const tops: number[] = [];
+  let top = 0;
+  for (const height of heights) {
+    tops.push(top);
+    top += height;
   }
-  return true;
+  if (first.y + top > box.y + box.height) return null;
+  return (offset) => {
+    let index = paragraphs.length - 1;
+    while (index > 0 && paragraphs[index].start > offset) index--;
+    return tops[index];
+  };
+}
+
+/** The paragraphs of a text as code-point ranges, their breaks left out. */
+export function paragraphsOf(text: string): { start: number; end: number }[] {
+  const chars = [...text];
+  const paragraphs: { start: number; end: number }[] = [];
+  let start = 0;
+  chars.forEach((char, i) => {
+    if (!PARAGRAPH_BREAK.test(char)) return;
+    paragraphs.push({ start, end: i });
+    start = i + 1;
+  });
+  paragraphs.push({ start, end: chars.length });
+  return paragraphs;
 }
