@@ -1,6 +1,7 @@
 import { stepsFor } from './define';
 import { containsText } from '../lib/locate/text-match';
 import { AssertionError } from '../lib/config/errors';
+import { hasQuoteMark } from '../lib/util/quotes';
 
 // Then: what should be on the screen.
 
@@ -22,6 +23,9 @@ step('I should see the text {quoted}', async function ([text], options) {
   await this.mustFind(`The text "${text}"`, options);
 }, { finds: true });
 
+/** The description as the step wrote it, quoted once: `'alpha'` stays as it is, `buttons` becomes 'buttons'. */
+const named = (description: string): string => (hasQuoteMark(description) ? description : `'${description}'`);
+
 async function countOf(world: import('../support/world').GlanceWorld, description: string): Promise<number> {
   await world.client.settle();
   return (await world.client.findAll(description)).length;
@@ -29,12 +33,12 @@ async function countOf(world: import('../support/world').GlanceWorld, descriptio
 
 step('I should see {int} {element}', async function ([count, description]) {
   const seen = await countOf(this, description);
-  if (seen !== Number(count)) throw new Error(`Expected to see ${count} '${description}', but saw ${seen}.`);
+  if (seen !== Number(count)) throw new Error(`Expected to see ${count} ${named(description)}, but saw ${seen}.`);
 });
 
 step('I should see at least {int} {element}', async function ([count, description]) {
   const seen = await countOf(this, description);
-  if (seen < Number(count)) throw new Error(`Expected to see at least ${count} '${description}', but saw ${seen}.`);
+  if (seen < Number(count)) throw new Error(`Expected to see at least ${count} ${named(description)}, but saw ${seen}.`);
 });
 
 step('(the ){element} should contain (the )text {quoted}', async function ([description, expected], options) {
