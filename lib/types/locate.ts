@@ -18,6 +18,8 @@ export interface Candidate {
   selector?: string;
   /** A model's own answer, as it wrote it, where a model answered. */
   aiResponse?: string;
+  /** The program itself says this text is drawn in this box (the tree's Text interface): the pixels need not confirm it. */
+  drawnHere?: boolean;
 }
 
 /** What one vision-model call cost: recorded per call, emitted as `ai:usage`, summed in the report. */

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { A11yNode } from '../../lib/types/a11y';
 import { TreeMatcher } from '../../lib/locate/a11y/match';
-import { NotThere } from '../../lib/locate/engine';
+import { EngineContext, LocateEngine, NotThere } from '../../lib/locate/engine';
+import { confirmOnPixels } from '../../lib/locate/cross-check';
 import { parseQuery } from '../../lib/locate/query';
 
 // Matching descriptions against a tree shaped as Chromium publishes a page: names repeat down a branch.
@@ -130,4 +131,20 @@ test('an element the tree puts partly off the screen is left to the pixels: its 
   assert.deepEqual(find([stale], "the 'Back to top' button"), []);
   const shown = node('push button', 'Back to top', [40, 704, 124, 38]);
   assert.deepEqual(find([shown], "the 'Back to top' button").map((c) => c.box), [shown.box]);
+});
+
+test('words the program places through its Text interface are not read back from the pixels; a whole node\'s box is', async () => {
+  const cell = node('cell', 'Grace Hopper, rear admiral', [10, 100, 600, 30], { value: 'Grace Hopper, rear admiral' });
+  const words = { path: cell.path, text: 'Grace Hopper', start: 0, end: 12, box: { x: 14, y: 106, width: 90, height: 18 } };
+  const [placed] = new TreeMatcher([cell], undefined, [words]).locate(parseQuery("'Grace Hopper'"));
+  assert.equal(placed.drawnHere, true);
+  const [whole] = new TreeMatcher([node('button', 'Grace Hopper', [10, 200, 200, 30])]).locate(parseQuery("'Grace Hopper'"));
+  assert.equal(whole.drawnHere, undefined);
+  // A reader that would see other words in every box: only the box the tree merely gives is dropped.
+  let reads = 0;
+  const pixels = { name: 'ocr', readBox: async () => { reads++; return 'Something else entirely'; } } as unknown as LocateEngine;
+  const screen = { width: 1366, height: 768, data: Buffer.alloc(0) } as unknown as EngineContext['screen'];
+  const kept = await confirmOnPixels([placed, whole], parseQuery("'Grace Hopper'"), { screen, deadline: Date.now() + 1000 } as EngineContext, [pixels]);
+  assert.deepEqual(kept, [placed]);
+  assert.equal(reads, 1, 'the placed words were not read');
 });

@@ -20,6 +20,8 @@ export interface NodeMatch {
   score: number;
   /** What matched: the name, the value, a label's name, the description (a placeholder). */
   via: string;
+  /** The box is the words' own, from the Text interface's character extents. */
+  fromTextExtents?: boolean;
 }
 
 /** How far below the best a match may score and still count for findAll and ordinals. */
@@ -230,7 +232,7 @@ export class TreeMatcher {
     return matches.map((match) => {
       if (!WORDS_INSIDE.has(match.node.role) && !isTextRole(match.node)) return match;
       const words = this.textBoxes.find((t) => t.path === match.node.path && normalise(t.text) === normalise(wanted));
-      return words && within(words.box, match.node.box) ? { ...match, node: { ...match.node, box: words.box } } : match;
+      return words && within(words.box, match.node.box) ? { ...match, node: { ...match.node, box: words.box }, fromTextExtents: true } : match;
     });
   }
 
@@ -251,7 +253,7 @@ export class TreeMatcher {
       if (shownOnly && isField(node) && node.value === null) continue;
       matches.push({
         node: { ...node, path: `${node.path}#${copy.start}`, parent: node.path, labelledBy: [], box: copy.box, name: wanted, value: null, role: 'text' },
-        score: INSIDE_WEIGHT, via: `characters ${copy.start} to ${copy.end} of the ${node.role}'s text`,
+        score: INSIDE_WEIGHT, via: `characters ${copy.start} to ${copy.end} of the ${node.role}'s text`, fromTextExtents: true,
       });
     }
     return matches;
@@ -346,6 +348,7 @@ export class TreeMatcher {
       reason: `the ${node.role} ${text ? `'${text}' ` : ''}in the accessibility tree (${match.via}; window '${node.window}')`,
       // Words inside a text are a range of a node, which no selector names.
       selector: node.path.includes('#') ? undefined : selectorOf(node, this.nodes),
+      ...(match.fromTextExtents ? { drawnHere: true } : {}),
     };
   }
 }
