@@ -148,3 +148,16 @@ test('words the program places through its Text interface are not read back from
   assert.deepEqual(kept, [placed]);
   assert.equal(reads, 1, 'the placed words were not read');
 });
+
+test("a lone button in a row is 'the button in the row of' its text, nameless or showing only a glyph", () => {
+  for (const name of ['', '×', '✖']) {
+    const rows = ['Renew passport', 'Buy milk'].map((text, i) => {
+      const item = node('list item', '', [100, 200 + i * 60, 550, 58]);
+      const label = inside(item, node('label', text, [160, 215 + i * 60, 200, 24]));
+      const remove = inside(item, node('button', name, [600, 215 + i * 60, 40, 28]));
+      return { item, label, remove };
+    });
+    const nodes = rows.flatMap((r) => [r.item, r.label, r.remove]);
+    assert.deepEqual(find(nodes, "the button in the row of 'Buy milk'").map((c) => c.box), [rows[1].remove.box], `a button named '${name}'`);
+  }
+});
