@@ -80,3 +80,12 @@ test('a double-click on a word found inside a text selects that word', async () 
   const notes = (await client.requireAgent().a11ySnapshot()).nodes.find((n) => n.name === 'Notes');
   assert.equal(notes?.value, 'first line with alpha second alpha and more the BETA at the end: alpha');
 });
+
+test("a lone button in a row is 'the button in the row of' its text, when it shows only a glyph", async () => {
+  const { dropPassport, dropMilk } = await page();
+  for (const [text, box] of [['Renew passport', dropPassport], ['Buy milk', dropMilk]] as const) {
+    const button = await client.find(`the button in the row of '${text}'`, { timeout: 0 });
+    assert.ok(button.found(), button.reason ?? '');
+    assert.ok(centreIn(button.centerX!, button.centerY!, box), `${text}: at ${button.centerX},${button.centerY}, the row's button is ${box}`);
+  }
+});
