@@ -3,15 +3,41 @@ import { sleep } from './wait';
 
 const LOOK_INTERVAL_MS = 60;
 
+/** How a screen is watched until it holds still. */
+export interface HoldStillOptions<T> {
+  /** Still: no movement for this long. */
+  quietMs: number;
+  /** Epoch ms: the watch ends then, still or not (a video never holds still). */
+  deadline: number;
+  /** When the quiet starts counting (default: now); earlier for an input whose answer may still come. */
+  since?: number;
+  /** A look already taken, to compare the next one with. */
+  first?: T;
+  everyMs?: number;
+}
+
+/**
+ * Looks at the screen until it has held still for `quietMs`: the one rule
+ * behind a launch's readiness, an action's settling, keys waiting for an
+ * answer and an assertion's still screen. `moved` says whether two looks in
+ * a row differ enough to count as movement (a caret's blink may not).
+ */
+export async function holdStill<T>(look: () => Promise<T>, moved: (previous: T, next: T) => boolean, options: HoldStillOptions<T>): Promise<{ last: T; settled: boolean }> {
+  const everyMs = options.everyMs ?? 8;
+  let quietSince = options.since ?? Date.now();
+  let last = options.first ?? await look();
+  for (;;) {
+    if (Date.now() - quietSince >= options.quietMs) return { last, settled: true };
+    if (Date.now() >= options.deadline) return { last, settled: false };
+    await sleep(everyMs);
+    const next = await look();
+    if (moved(last, next)) quietSince = Date.now();
+    last = next;
+  }
+}
+
 /** Waits until the screen holds still (two identical looks in a row), at most `timeoutMs`. */
 export async function waitForStillScreen(capture: () => Promise<Screen>, timeoutMs: number): Promise<Screen> {
-  const deadline = Date.now() + timeoutMs;
-  let previous = await capture();
-  while (Date.now() < deadline) {
-    await sleep(LOOK_INTERVAL_MS);
-    const next = await capture();
-    if (next.data.equals(previous.data)) return next;
-    previous = next;
-  }
-  return previous;
+  const { last } = await holdStill(capture, (a, b) => !a.data.equals(b.data), { quietMs: LOOK_INTERVAL_MS, everyMs: LOOK_INTERVAL_MS, deadline: Date.now() + timeoutMs });
+  return last;
 }

@@ -1,4 +1,5 @@
 import { sleep } from '../../util/wait';
+import { holdStill } from '../../util/settle';
 
 /** The least time between a pointer event and a key event that follows it, or the other way round. */
 export const INPUT_SWITCH_GAP_MS = 60;
@@ -11,7 +12,6 @@ export const INPUT_SWITCH_GAP_MS = 60;
 export const ANSWER_QUIET_MS = 150;
 /** Keys wait for an answer at most this long after the input before them: a clock or a video never holds still. */
 export const ANSWER_BOUND_MS = 1000;
-const LOOK_EVERY_MS = 8;
 
 export type InputKind = 'pointer' | 'keys';
 
@@ -58,13 +58,6 @@ export class InputPacer<T = unknown> {
   /** Waits until the screen has held still for ANSWER_QUIET_MS since the input sent at `inputAt`, within ANSWER_BOUND_MS of it. */
   private async answered(inputAt: number): Promise<void> {
     if (!this.screen || Date.now() - inputAt >= ANSWER_QUIET_MS) return;
-    let stillSince = inputAt;
-    let previous = await this.screen.look();
-    while (Date.now() - stillSince < ANSWER_QUIET_MS && Date.now() < inputAt + ANSWER_BOUND_MS) {
-      await sleep(LOOK_EVERY_MS);
-      const next = await this.screen.look();
-      if (this.screen.differ(previous, next)) stillSince = Date.now();
-      previous = next;
-    }
+    await holdStill(this.screen.look, this.screen.differ, { quietMs: ANSWER_QUIET_MS, since: inputAt, deadline: inputAt + ANSWER_BOUND_MS });
   }
 }

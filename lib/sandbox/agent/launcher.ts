@@ -8,7 +8,8 @@ import { ProcessGroup } from './processes';
 import { ProgramSpace } from './program-space';
 import { unreadableBy } from './sandbox-user';
 import { fileURLToPath } from 'url';
-import { changedShare, MOTION_FLOOR, sampleFrame } from './redraw';
+import { changedShare, lookAt, MOTION_FLOOR } from './redraw';
+import { holdStill } from '../../util/settle';
 import { sleep, TimeoutError, waitFor } from '../../util/wait';
 
 /** The rest between the two moves of introducePointer(). */
@@ -165,15 +166,7 @@ export class Launcher {
    * painted. A caret's blink is too small to count as motion.
    */
   private async waitForStillScreen(deadline: number): Promise<void> {
-    let last = sampleFrame(await this.driver.capture());
-    let stillSince = Date.now();
-    while (Date.now() - stillSince < STILL_MS) {
-      if (Date.now() >= deadline) return; // an endless animation: ready as it is
-      await sleep(LOOK_EVERY_MS);
-      const next = sampleFrame(await this.driver.capture());
-      if (changedShare(last, next) > MOTION_FLOOR) stillSince = Date.now();
-      last = next;
-    }
+    await holdStill(() => lookAt(this.driver), (a, b) => changedShare(a, b) > MOTION_FLOOR, { quietMs: STILL_MS, everyMs: LOOK_EVERY_MS, deadline });
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Frame } from './driver';
 import { sleep } from '../../util/wait';
+import { holdStill } from '../../util/settle';
 
 /** How an action's redraw is awaited (the client's `redraw` option, resolved). */
 export interface RedrawRequest {
@@ -51,6 +52,11 @@ export function sampleFrame(frame: Frame): Uint32Array {
     for (let x = 0; x < frame.width; x += STEP) out[i++] = words[row + x] & 0xffffff;
   }
   return out;
+}
+
+/** A look at the driver's screen, sampled. */
+export async function lookAt(driver: { capture(): Promise<Frame> }): Promise<Uint32Array> {
+  return sampleFrame(await driver.capture());
 }
 
 /** The share of sampled pixels that differ between two looks. */
@@ -124,15 +130,11 @@ export class RedrawWatch {
       await sleep(LOOK_EVERY_MS);
     }
     // 2. It did: wait until nothing (beyond a caret or a spinner) has moved for QUIET_MS.
-    let quietSince = Date.now();
-    while (Date.now() < deadline) {
-      await sleep(LOOK_EVERY_MS);
-      const next = await this.look();
+    const floor = Math.min(MOTION_FLOOR, threshold);
+    const { settled } = await holdStill(() => this.look(), (previous, next) => {
       share = Math.max(share, changedShare(before, next));
-      if (changedShare(current, next) > Math.min(MOTION_FLOOR, threshold)) quietSince = Date.now();
-      current = next;
-      if (Date.now() - quietSince >= QUIET_MS) return { changed: true, settled: true, share };
-    }
-    return { changed: true, settled: false, share };
+      return changedShare(previous, next) > floor;
+    }, { quietMs: QUIET_MS, everyMs: LOOK_EVERY_MS, deadline, first: current });
+    return { changed: true, settled, share };
   }
 }

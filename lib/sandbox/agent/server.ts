@@ -9,7 +9,7 @@ import { ProgramSpace } from './program-space';
 import { parseChord } from '../keys';
 import { sleep } from '../../util/wait';
 import { InputPacer } from './input-pacer';
-import { changedShare, sampleFrame } from './redraw';
+import { changedShare, lookAt } from './redraw';
 import { bgrxToRgba, encodePng } from '../../image/pixels';
 import { A11yReader, SnapshotOptions } from './a11y/snapshot';
 
@@ -92,7 +92,7 @@ function snapshotOptions(source: Record<string, unknown>): SnapshotOptions {
 function routes(ctx: AgentContext): Record<string, Handler> {
   const { driver } = ctx;
   const a11y = ctx.a11y ?? new A11yReader(ctx.space.env.DBUS_SESSION_BUS_ADDRESS, driver);
-  const pacer = new InputPacer({ look: async () => sampleFrame(await driver.capture()), differ: (a, b) => changedShare(a, b) > 0 });
+  const pacer = new InputPacer({ look: () => lookAt(driver), differ: (a, b) => changedShare(a, b) > 0 });
   const click = async (button: MouseButton, times: number) => {
     for (let i = 0; i < times; i++) {
       // Clicks of a double-click come apart as a hand's do: a browser merges two presses in the same instant.
