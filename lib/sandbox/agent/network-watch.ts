@@ -1,6 +1,6 @@
-import fs from 'fs';
 import { execFile } from 'child_process';
 import { sleep } from '../../util/wait';
+import { procStat } from '../process-identity';
 
 /** Quiet: no socket of the sandbox's programs has sent or received anything for this long (as browsers' "network idle"). */
 export const NETWORK_QUIET_MS = 500;
@@ -54,12 +54,7 @@ export function busy(socket: SocketActivity, listening: Set<number>, quietMs = N
 
 /** The session a process belongs to (field 6 of /proc/PID/stat); null when it is gone. */
 function sessionOf(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
-  } catch {
-    return null;
-  }
+  return procStat(pid)?.session ?? null;
 }
 
 function ss(): Promise<string> {

@@ -1,6 +1,7 @@
 import fs from 'fs';
 import type { Driver } from './driver';
 import { PROGRAM_MARK } from './program-env';
+import { procStat } from '../process-identity';
 import { sleep } from '../../util/wait';
 
 /**
@@ -36,8 +37,9 @@ export function markedProcesses({ mark, sessions }: ProgramMarks): number[] {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (sessions.has(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]))) {
+      const stat = procStat(entry);
+      if (!stat) continue;
+      if (sessions.has(stat.session)) {
         pids.push(Number(entry));
         continue;
       }
@@ -54,25 +56,15 @@ export function markedProcesses({ mark, sessions }: ProgramMarks): number[] {
 export function childrenOf(parent: number): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(entry));
-    } catch {
-      /* gone */
-    }
+    if (/^\d+$/.test(entry) && procStat(entry)?.ppid === parent) pids.push(Number(entry));
   }
   return pids;
 }
 
 /** Whether the pid still runs (a zombie has ended: it only waits for its parent to read its status). */
 function running(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = procStat(pid)?.state;
+  return state !== undefined && state !== 'Z';
 }
 
 function signal(pids: number[], name: NodeJS.Signals): void {
