@@ -161,3 +161,11 @@ test("a lone button in a row is 'the button in the row of' its text, nameless or
     assert.deepEqual(find(nodes, "the button in the row of 'Buy milk'").map((c) => c.box), [rows[1].remove.box], `a button named '${name}'`);
   }
 });
+
+test("quoted words that end in a role word ('Basic Inputs') are asked for whole inside a heading, and found at the words' box", () => {
+  const heading = node('heading', 'Forms / Basic Inputs', [286, 100, 1039, 57]);
+  const query = parseQuery("'Forms / Basic Inputs'");
+  assert.ok(new TreeMatcher([heading]).textRequests(query).some((r) => r.text === 'Forms / Basic Inputs' && r.whole), 'the whole text is asked for');
+  const words = { path: heading.path, text: 'Forms / Basic Inputs', start: 0, end: 20, box: { x: 286, y: 115, width: 212, height: 25 } };
+  assert.deepEqual(new TreeMatcher([heading], undefined, [words]).locate(query).map((c) => c.box), [words.box]);
+});

@@ -132,7 +132,8 @@ export class TreeMatcher {
     const wanted = query.text;
     if (!wanted || !normalise(wanted)) return [];
     const requests: A11yTextRequest[] = [];
-    for (const text of new Set([wanted, query.relation?.anchor].filter((t): t is string => !!t))) {
+    // The whole quoted text too: "'Basic Inputs'" may be a heading's words, not 'Basic' fields (see locate()).
+    for (const text of new Set([wanted, query.wholeText, query.relation?.anchor].filter((t): t is string => !!t))) {
       for (const node of this.nodes) {
         if (!holdsWords(node)) continue;
         const own = node.value || node.name;
