@@ -89,3 +89,10 @@ test("a lone button in a row is 'the button in the row of' its text, when it sho
     assert.ok(centreIn(button.centerX!, button.centerY!, box), `${text}: at ${button.centerX},${button.centerY}, the row's button is ${box}`);
   }
 });
+
+test("a link whose words sit in a block inside it shows them: bare 'Quarterly reports' finds it", async () => {
+  const { reports } = await page();
+  const link = await client.find("'Quarterly reports'", { timeout: 0 });
+  assert.ok(link.found(), link.reason ?? '');
+  assert.ok(centreIn(link.centerX!, link.centerY!, reports), `at ${link.centerX},${link.centerY}, the link is ${reports}`);
+});

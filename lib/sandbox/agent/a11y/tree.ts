@@ -105,6 +105,8 @@ const MATCH_ALL = 1;
 const SORT_CANONICAL = 1;
 /** Characters a text keeps where an embedded child (a link, an image) sits. */
 const EMBEDDED_OBJECT = /\uFFFC/g;
+/** A control's children read for the text it shows: a link or a button holds a few. */
+const MAX_TEXT_CHILDREN = 8;
 const MAX_TEXT = 2000;
 
 const orNull = <T>(promise: Promise<T>): Promise<T | null> => promise.catch(() => null);
@@ -227,7 +229,7 @@ export class TreeWalker {
     const wantsText = this.wantsText(node);
     const checksName = named && this.readsNamesText;
     const text = wantsText || checksName || (descend.length && !TEXTLESS_ROLES.has(role)) ? this.text(node, wantsText) : null;
-    if (checksName) void text?.then((shown) => { if (!nameDrawn(node.name, shown)) node.nameShown = false; }, () => undefined);
+    const nameCheck = checksName && text ? text.then((shown) => this.checkNameDrawn(node, shown)).catch(() => undefined) : null;
     const emptiness = role === 'password text' ? this.passwordEmptiness(node) : null;
     if (text && descend.length && this.childrenAreText(node, await text)) descend = [];
     const showing = this.collection && descend.length >= MANY_CHILDREN ? await this.showingChildren(ref) : null;
@@ -235,6 +237,7 @@ export class TreeWalker {
     const [raw] = await Promise.all([
       text,
       emptiness,
+      nameCheck,
       this.details(node),
       ...descend.map((child, i) => (showing && !showing.has(child[1]) ? undefined : this.visit(child, `${path}/${i}`, node))),
     ]);
@@ -284,6 +287,24 @@ export class TreeWalker {
     const cleaned = text.replace(EMBEDDED_OBJECT, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
     if (cleaned || has(node.states, State.EDITABLE) || VALUE_ROLES.has(node.role)) node.value = cleaned;
     return text;
+  }
+
+  /**
+   * Whether a named control shows its name, by its rendered text. A block
+   * inside it (a sidebar link holding a <div>) stands in that text as an
+   * embedded-object mark only: the children's own text counts then. An icon
+   * inside an aria-labelled button has none.
+   */
+  private async checkNameDrawn(node: RawNode, shown: string | null): Promise<void> {
+    const onlyEmbedded = shown !== null && shown.includes('\uFFFC') && shown.replace(EMBEDDED_OBJECT, '').trim() === '';
+    const drawn = onlyEmbedded ? await this.childrenText(node.ref) : shown;
+    if (!nameDrawn(node.name, drawn)) node.nameShown = false;
+  }
+
+  private async childrenText(ref: Ref): Promise<string> {
+    const children = (await this.race(orNull(this.children(ref)))) ?? [];
+    const texts = await Promise.all(children.slice(0, MAX_TEXT_CHILDREN).map((child) => this.race(orNull(this.call(child, IFACE.text, 'GetText', 'ii', [0, -1]).then(([t]) => String(t))))));
+    return texts.filter((t): t is string => !!t).join(' ');
   }
 
   /** A password field's character count, never its text: a placeholder shows only while it is empty. */
