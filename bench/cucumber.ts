@@ -32,7 +32,7 @@ function dryRuns(count: number, overrides: Record<string, unknown> | null): numb
 }
 
 /** Runs cucumber-js on `feature` with its own state folder; returns the wall time and the JSON report. */
-function runFeature(feature: string, state: { stateDir: string; apiKey: string }): { ms: number; report: any[] } {
+export function runFeature(feature: string, state: { stateDir: string; apiKey: string }): { ms: number; report: any[] } {
   const json = path.join(state.stateDir, `run-${Date.now()}.json`);
   const started = performance.now();
   const run = spawnSync(process.execPath, [cucumberBin, feature, '--format', `json:${json}`], {
@@ -45,7 +45,7 @@ function runFeature(feature: string, state: { stateDir: string; apiKey: string }
 }
 
 /** Durations in ms of the steps whose text matches `pattern`. */
-function stepDurations(report: any[], pattern: RegExp): number[] {
+export function stepDurations(report: any[], pattern: RegExp): number[] {
   return report.flatMap((f) => f.elements).flatMap((s: any) => s.steps)
     .filter((s: any) => s.keyword.trim() !== 'Before' && s.keyword.trim() !== 'After' && pattern.test(s.name ?? ''))
     .map((s: any) => s.result.duration / 1e6);

@@ -8,6 +8,7 @@ import { a11yBench } from './a11y';
 import { a11yAccuracyBench } from './a11y-accuracy';
 import { evidenceBench } from './evidence';
 import { liveGroundingBench } from './live-grounding';
+import { warmBench } from './warm';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
@@ -22,6 +23,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   'a11y-accuracy': a11yAccuracyBench,
   evidence: evidenceBench,
   'live-grounding': liveGroundingBench,
+  warm: warmBench,
 };
 
 async function main(): Promise<void> {
