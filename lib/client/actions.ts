@@ -41,12 +41,6 @@ const SCROLL_DIRECTIONS: ScrollDirection[] = ['up', 'down', 'left', 'right'];
  * (measured), so amounts are rounded to whole clicks.
  */
 export const PIXELS_PER_WHEEL_CLICK = 120;
-/**
- * A scroll moves the page whenever the page can move, but a busy browser
- * paints it late: the redraw wait looks for the move this long (it ends as
- * soon as the move shows; only a page already at its end pays it whole).
- */
-export const SCROLL_CHANGE_WINDOW_MS = 500;
 
 /**
  * The Client's actions on the sandbox: pointer, keyboard, scroll, exec, apps
@@ -69,9 +63,9 @@ export class Actions {
   }
 
   /** Sends an input to the agent, then waits for the screen to redraw and settle. */
-  private act(context: CommandContext, route: string, body: Record<string, unknown>, timeoutMs?: number, changeWindowMs?: number): Promise<unknown> {
+  private act(context: CommandContext, route: string, body: Record<string, unknown>, timeoutMs?: number): Promise<unknown> {
     const agent = this.session.requireAgent();
-    return this.redraw.around(agent, context, () => agent.call('POST', route, body, timeoutMs), changeWindowMs);
+    return this.redraw.around(agent, context, () => agent.call('POST', route, body, timeoutMs));
   }
 
   private checkPoint(x: unknown, y: unknown): void {
@@ -113,7 +107,7 @@ export class Actions {
       const at = options.x !== undefined || options.y !== undefined ? { x: options.x, y: options.y } : {};
       if ('x' in at) this.checkPoint(at.x, at.y);
       const clicks = Math.max(1, Math.round(amount / PIXELS_PER_WHEEL_CLICK));
-      await this.act(context, '/scroll', { direction, clicks, ...at }, undefined, SCROLL_CHANGE_WINDOW_MS);
+      await this.act(context, '/scroll', { direction, clicks, ...at });
     }, direction);
   }
 

@@ -30,18 +30,14 @@ export class Redraw {
     return this.options.enabled && (this.options.thresholds.screen !== false || this.options.thresholds.network);
   }
 
-  /**
-   * Runs `action`, then waits for its redraw; the outcome goes into the
-   * command's notes. `changeWindowMs`: how long its change may take to show
-   * (see the agent's RedrawRequest).
-   */
-  async around<T>(agent: AgentClient, context: CommandContext, action: () => Promise<T>, changeWindowMs?: number): Promise<T> {
+  /** Runs `action`, then waits for its redraw; the outcome goes into the command's notes. */
+  async around<T>(agent: AgentClient, context: CommandContext, action: () => Promise<T>): Promise<T> {
     if (!this.active) return action();
     const { screen, network } = this.options.thresholds;
     if (screen !== false) await agent.call('POST', '/redraw/mark', { id: this.id });
     const result = await action();
     const outcome = await agent.call<RedrawOutcome>('POST', '/redraw/wait', {
-      id: this.id, threshold: screen, network, timeoutMs: this.options.timeout, ...(changeWindowMs !== undefined ? { changeWindowMs } : {}),
+      id: this.id, threshold: screen, network, timeoutMs: this.options.timeout,
     }, this.options.timeout + 10_000);
     context.note({ redraw: { changed: outcome.changed, settled: outcome.settled, waitedMs: outcome.waitedMs, networkQuiet: outcome.networkQuiet } });
     if ((!outcome.settled || outcome.networkQuiet === false) && !this.warnedUnsettled) {

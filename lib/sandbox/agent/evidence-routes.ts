@@ -22,12 +22,11 @@ function markId(body: Body): string {
 }
 
 function redrawRequest(body: Body): RedrawRequest {
-  const { threshold, network, timeoutMs, changeWindowMs } = body;
+  const { threshold, network, timeoutMs } = body;
   if (!(threshold === false || (typeof threshold === 'number' && threshold >= 0 && threshold <= 1))) throw new RouteError(400, `'threshold' must be 0-1 or false, got ${JSON.stringify(threshold)}`);
   if (typeof network !== 'boolean') throw new RouteError(400, `'network' must be true or false, got ${JSON.stringify(network)}`);
   if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0 && timeoutMs <= 60_000)) throw new RouteError(400, `'timeoutMs' must be 0-60000, got ${JSON.stringify(timeoutMs)}`);
-  if (changeWindowMs !== undefined && (typeof changeWindowMs !== 'number' || !(changeWindowMs >= 0 && changeWindowMs <= 60_000))) throw new RouteError(400, `'changeWindowMs' must be 0-60000, got ${JSON.stringify(changeWindowMs)}`);
-  return { threshold, network, timeoutMs, ...(changeWindowMs !== undefined ? { changeWindowMs } : {}) };
+  return { threshold, network, timeoutMs };
 }
 
 /**

@@ -10,12 +10,6 @@ export interface RedrawRequest {
   network: boolean;
   /** The whole wait never takes longer. */
   timeoutMs: number;
-  /**
-   * How long the action's change may take to show before the screen is taken
-   * as static (default CHANGE_WINDOW_MS). Longer for an action that moves the
-   * screen whenever it can, such as a scroll.
-   */
-  changeWindowMs?: number;
 }
 
 /** What the wait saw, for events and benchmarks. */
@@ -106,13 +100,13 @@ export class RedrawWatch {
     let settled = true;
     let share = 0;
     if (before && request.threshold !== false) {
-      ({ changed, settled, share } = await this.screen(before, request.threshold, deadline, request.changeWindowMs ?? CHANGE_WINDOW_MS));
+      ({ changed, settled, share } = await this.screen(before, request.threshold, deadline));
     }
     const networkQuiet = request.network ? await this.networkQuiet(deadline) : null;
     return { changed, settled, changedShare: Math.round(share * 10000) / 10000, networkQuiet, waitedMs: Date.now() - started };
   }
 
-  private async screen(before: Uint32Array, threshold: number, deadline: number, changeWindowMs: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
+  private async screen(before: Uint32Array, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
     const acted = Date.now();
     let share = 0;
     let grown = 0;
@@ -132,7 +126,7 @@ export class RedrawWatch {
         grown = share;
         grewAt = now;
       }
-      if (now - grewAt >= (grown > 0 ? QUIET_MS : changeWindowMs) || now >= deadline) return { changed: false, settled: true, share: grown };
+      if (now - grewAt >= (grown > 0 ? QUIET_MS : CHANGE_WINDOW_MS) || now >= deadline) return { changed: false, settled: true, share: grown };
       await sleep(LOOK_EVERY_MS);
     }
     // 2. It did: wait until nothing (beyond a caret or a spinner) has moved for QUIET_MS.
