@@ -90,7 +90,7 @@ export async function confirmOnPixels(candidates: Candidate[], query: Query, con
   for (const candidate of candidates) {
     // Only boxes whose own text is what was asked: a field found by its label shows its value, not the label.
     // Nor an icon's box asked for by its name with a role word ("the 'Go Up' button"): the name is not drawn there.
-    // Nor words the program itself places, through its Text interface: it draws them, so it knows where.
+    // Nor words a desktop program places through its Text interface: it draws them, so it knows where.
     if (candidate.drawnHere || candidate.text === undefined || !containsText(candidate.text, wanted) || (namedByRole(query) && iconSized(candidate.box))) {
       kept.push(candidate);
       continue;

@@ -18,7 +18,7 @@ export interface Candidate {
   selector?: string;
   /** A model's own answer, as it wrote it, where a model answered. */
   aiResponse?: string;
-  /** The program itself says this text is drawn in this box (the tree's Text interface): the pixels need not confirm it. */
+  /** A desktop program itself says this text is drawn in this box (the tree's Text interface, outside web pages, whose boxes lag a scroll): the pixels need not confirm it. */
   drawnHere?: boolean;
 }
 

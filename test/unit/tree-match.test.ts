@@ -133,13 +133,17 @@ test('an element the tree puts partly off the screen is left to the pixels: its 
   assert.deepEqual(find([shown], "the 'Back to top' button").map((c) => c.box), [shown.box]);
 });
 
-test('words the program places through its Text interface are not read back from the pixels; a whole node\'s box is', async () => {
+test('words a desktop program places through its Text interface are not read back from the pixels; a whole node\'s box is, and so is any box in a web page', async () => {
   const cell = node('cell', 'Grace Hopper, rear admiral', [10, 100, 600, 30], { value: 'Grace Hopper, rear admiral' });
   const words = { path: cell.path, text: 'Grace Hopper', start: 0, end: 12, box: { x: 14, y: 106, width: 90, height: 18 } };
   const [placed] = new TreeMatcher([cell], undefined, [words]).locate(parseQuery("'Grace Hopper'"));
   assert.equal(placed.drawnHere, true);
   const [whole] = new TreeMatcher([node('button', 'Grace Hopper', [10, 200, 200, 30])]).locate(parseQuery("'Grace Hopper'"));
   assert.equal(whole.drawnHere, undefined);
+  // In a web page the same words are read back: its boxes lag a scroll.
+  const page = node('document web', 'Staff', [0, 0, 1366, 768]);
+  const [inPage] = new TreeMatcher([page, inside(page, cell)], undefined, [words]).locate(parseQuery("'Grace Hopper'"));
+  assert.equal(inPage.drawnHere, undefined);
   // A reader that would see other words in every box: only the box the tree merely gives is dropped.
   let reads = 0;
   const pixels = { name: 'ocr', readBox: async () => { reads++; return 'Something else entirely'; } } as unknown as LocateEngine;

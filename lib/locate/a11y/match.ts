@@ -282,6 +282,16 @@ export class TreeMatcher {
     return kept.filter((m, i) => !kept.slice(0, i).some((earlier) => sameBox(earlier.node.box, m.node.box) && Math.abs(earlier.node.box.height - m.node.box.height) < 3 && normalise(earlier.node.name) === normalise(m.node.name)));
   }
 
+  /**
+   * Whether the node is part of a web page. A page's boxes, the Text
+   * interface's extents too, lag a scroll (Chromium moves them lazily): a
+   * box there is read back from the pixels, however exact it looks.
+   */
+  private inWebPage(node: A11yNode): boolean {
+    for (let at = this.parentOf(node); at; at = this.parentOf(at)) if (at.role === 'document web') return true;
+    return false;
+  }
+
   private parentOf(node: A11yNode): A11yNode | undefined {
     return node.parent ? this.byPath.get(node.parent) : undefined;
   }
@@ -349,7 +359,7 @@ export class TreeMatcher {
       reason: `the ${node.role} ${text ? `'${text}' ` : ''}in the accessibility tree (${match.via}; window '${node.window}')`,
       // Words inside a text are a range of a node, which no selector names.
       selector: node.path.includes('#') ? undefined : selectorOf(node, this.nodes),
-      ...(match.fromTextExtents ? { drawnHere: true } : {}),
+      ...(match.fromTextExtents && !this.inWebPage(node) ? { drawnHere: true } : {}),
     };
   }
 }
