@@ -4,7 +4,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { busy, parseSs } from '../../lib/sandbox/agent/network-watch';
-import { changedShare, sampleFrame } from '../../lib/sandbox/agent/redraw';
+import { changedShare, sampleFrame } from '../../lib/image/motion';
 import { ffmpegArgs } from '../../lib/sandbox/agent/dashcam';
 import { previewKey } from '../../lib/sandbox/preview-key';
 import { ScreenshotFolder, slug } from '../../lib/client/screenshots';

@@ -8,7 +8,8 @@ import { ProcessGroup } from './processes';
 import { ProgramSpace } from './program-space';
 import { unreadableBy } from './sandbox-user';
 import { fileURLToPath } from 'url';
-import { changedShare, lookAt, MOTION_FLOOR } from './redraw';
+import { lookAt } from './redraw';
+import { changedShare, MOTION_FLOOR } from '../../image/motion';
 import { holdStill } from '../../util/settle';
 import { sleep, TimeoutError, waitFor } from '../../util/wait';
 

@@ -1,6 +1,7 @@
 import { Frame } from './driver';
 import { sleep } from '../../util/wait';
 import { holdStill } from '../../util/settle';
+import { changedShare, MOTION_FLOOR, sampleFrame } from '../../image/motion';
 
 /** How an action's redraw is awaited (the client's `redraw` option, resolved). */
 export interface RedrawRequest {
@@ -25,8 +26,6 @@ export interface RedrawOutcome {
   waitedMs: number;
 }
 
-/** Every 4th pixel of every 4th row: 1/16 of the screen, enough for the share of it that changed. */
-const STEP = 4;
 const LOOK_EVERY_MS = 8;
 /**
  * A change caused by the action shows within this long (an XTEST click shows
@@ -36,36 +35,13 @@ const LOOK_EVERY_MS = 8;
 export const CHANGE_WINDOW_MS = 35;
 /** Settled: no motion for this long, three frames of a 60 Hz animation. */
 export const QUIET_MS = 50;
-/** Motion smaller than this share (a caret, a spinner) does not keep the screen from settling. */
-export const MOTION_FLOOR = 0.001;
 const MAX_MARKS = 16;
-
-/** A downscaled look at the screen: the sampled pixels, 24-bit colour each. */
-export function sampleFrame(frame: Frame): Uint32Array {
-  const cols = Math.ceil(frame.width / STEP);
-  const rows = Math.ceil(frame.height / STEP);
-  const words = new Uint32Array(frame.data.buffer, frame.data.byteOffset, frame.data.length >> 2);
-  const out = new Uint32Array(cols * rows);
-  let i = 0;
-  for (let y = 0; y < frame.height; y += STEP) {
-    const row = y * frame.width;
-    for (let x = 0; x < frame.width; x += STEP) out[i++] = words[row + x] & 0xffffff;
-  }
-  return out;
-}
 
 /** A look at the driver's screen, sampled. */
 export async function lookAt(driver: { capture(): Promise<Frame> }): Promise<Uint32Array> {
   return sampleFrame(await driver.capture());
 }
 
-/** The share of sampled pixels that differ between two looks. */
-export function changedShare(a: Uint32Array, b: Uint32Array): number {
-  if (a.length !== b.length) return 1;
-  let changed = 0;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) changed++;
-  return changed / a.length;
-}
 
 /**
  * Redraw detection, inside the agent where a look costs about a millisecond:

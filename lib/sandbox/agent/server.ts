@@ -9,7 +9,8 @@ import { ProgramSpace } from './program-space';
 import { parseChord } from '../keys';
 import { sleep } from '../../util/wait';
 import { InputPacer } from './input-pacer';
-import { changedShare, lookAt } from './redraw';
+import { lookAt } from './redraw';
+import { changedShare } from '../../image/motion';
 import { bgrxToRgba, encodePng } from '../../image/pixels';
 import { A11yReader, SnapshotOptions } from './a11y/snapshot';
 
