@@ -1,6 +1,6 @@
 import type { Box, Screen } from '../types/screen';
 import type { Candidate } from '../types/locate';
-import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability, NotThere } from './engine';
+import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability, NotThere, ScreenMoved } from './engine';
 import { Query } from './query';
 import { normalise } from './text-match';
 import { confirmOnPixels, crossCheck } from './cross-check';
@@ -78,7 +78,10 @@ export class EngineChain {
     if (!capable.length) throw new LocateRefusal(this.refusal(query));
     const refusals: string[] = [];
     const contradictions: string[] = [];
-    for (const engine of capable) {
+    for (const [index, engine] of capable.entries()) {
+      // A slower engine reads the screen only while it is still the one captured: a page that painted
+      // meanwhile (a click's navigation) is looked at afresh, by the first engine again.
+      if (index > 0 && await context.screenMoved?.()) throw new ScreenMoved();
       try {
         let candidates = await engine.locate(context, query, options);
         if (candidates.length && engine.needsEvidence) {

@@ -44,6 +44,12 @@ export interface EngineContext {
   crop?: { region: Box; scale: number };
   /** Told of every vision-model call made for this find (its tokens and latency). */
   onModelCall?: (call: ModelCall) => void;
+  /**
+   * Whether the screen has moved since `screen` was captured (a page that
+   * painted meanwhile). The chain asks before each engine after the first,
+   * and stops with ScreenMoved rather than read a screen that is gone.
+   */
+  screenMoved?: () => Promise<boolean>;
 }
 
 export interface Verdict {
@@ -98,6 +104,14 @@ export class LocateRefusal extends Error {
  * shows 'Tables' twice, so there is no third. No other engine is asked, since
  * one that reads pixels could only guess.
  */
+/** The screen moved while the chain looked at it: the find looks again, at the new one. */
+export class ScreenMoved extends Error {
+  constructor() {
+    super('the screen moved while it was being read');
+    this.name = 'ScreenMoved';
+  }
+}
+
 export class NotThere extends Error {
   constructor(message: string) {
     super(message);

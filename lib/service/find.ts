@@ -3,7 +3,8 @@ import type { Candidate, ModelCall } from '../types/locate';
 import type { AiOptions } from '../config/options';
 import type { CacheLookup } from '../cache/element-cache';
 import { EngineChain } from '../locate/chain';
-import { LocateEngine, LocateRefusal, SandboxHandle } from '../locate/engine';
+import { LocateEngine, LocateRefusal, SandboxHandle, ScreenMoved } from '../locate/engine';
+import { changedShare, MOTION_FLOOR, sampleFrame } from '../image/motion';
 import { parseQuery, Query, TypeHint, wrapDescription } from '../locate/query';
 import { sleep } from '../util/wait';
 
@@ -56,6 +57,8 @@ export interface FindInputs {
 
 export const RETRY_CEILING_MS = 5000;
 const WATCH_INTERVAL_MS = 120;
+/** Looks cut short because the screen moved, at most, in one find: a screen that never holds still is read as it is. */
+const MAX_MOVED_LOOKS = 3;
 
 export async function runFind(inputs: FindInputs, description: string, settings: FindSettings): Promise<FindOutcome> {
   const { chain, capture, sandbox, log, lookup, onModelCall } = inputs;
@@ -71,6 +74,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
   let lastAttemptAt = 0;
   let nextProgress = started + RETRY_CEILING_MS;
   let cache: CacheLookup | null = null;
+  let movedLooks = 0;
   const done = (candidate: Candidate | null, screen: Screen | null): FindOutcome => ({
     description: wrapped, query, candidate, best: candidate ?? best, engine, rejection: candidate ? null : rejection,
     attempts, elapsedMs: Date.now() - started, screen, cache,
@@ -87,7 +91,8 @@ export async function runFind(inputs: FindInputs, description: string, settings:
         if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
       }
       try {
-        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall };
+        const screenMoved = movedLooks < MAX_MOVED_LOOKS ? movedSince(screen, capture) : undefined;
+        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, screenMoved };
         const result = await chain.attempt(context, query, settings);
         if (result.engine) engine = result.engine;
         if (result.candidate) {
@@ -97,6 +102,10 @@ export async function runFind(inputs: FindInputs, description: string, settings:
         rejection = result.rejection;
         if (result.best && (!best || result.best.confidence >= best.confidence)) best = result.best;
       } catch (error) {
+        if (error instanceof ScreenMoved) {
+          movedLooks++;
+          continue;
+        }
         if (!(error instanceof LocateRefusal)) throw error;
         // No engine can answer this kind of description: waiting would not change that.
         rejection = error.message;
@@ -112,4 +121,13 @@ export async function runFind(inputs: FindInputs, description: string, settings:
     await sleep(Math.min(WATCH_INTERVAL_MS, deadline - now));
   }
   return done(null, lastScreen);
+}
+
+/** Whether the screen has moved, beyond a caret or a spinner, since `screen` was captured. */
+function movedSince(screen: Screen, capture: () => Promise<Screen>): () => Promise<boolean> {
+  let seen: Uint32Array | null = null;
+  return async () => {
+    seen ??= sampleFrame(screen);
+    return changedShare(seen, sampleFrame(await capture())) > MOTION_FLOOR;
+  };
 }

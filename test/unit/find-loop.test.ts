@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EngineChain } from '../../lib/locate/chain';
+import type { EngineContext, LocateEngine } from '../../lib/locate/engine';
+import type { Screen } from '../../lib/types/screen';
+import { runFind } from '../../lib/service/find';
+
+/** A 64x64 screen of one grey: the old page, then the new one. */
+const screenOf = (grey: number): Screen => ({ width: 64, height: 64, data: Buffer.alloc(64 * 64 * 4, grey), format: 'bgrx' });
+
+test('a page that paints while the tree is read is looked at afresh, before the slower engine reads the old one', async () => {
+  const before = screenOf(255);
+  const after = screenOf(40);
+  let current = before;
+  const slowReads: number[] = [];
+  // The tree knows the new page's text only; the navigation paints while it answers.
+  const tree: LocateEngine = {
+    name: 'a11y', capabilities: ['text'], exact: true,
+    locate: async (context: EngineContext) => {
+      const onNewPage = context.screen.data[0] === 40;
+      current = after;
+      return onNewPage ? [{ box: { x: 10, y: 10, width: 20, height: 10 }, text: 'Account created', confidence: 1, engine: 'a11y', reason: 'the tree' }] : [];
+    },
+  };
+  const pixels: LocateEngine = { name: 'ocr', capabilities: ['text'], locate: async (context: EngineContext) => { slowReads.push(context.screen.data[0]); return []; } };
+  const outcome = await runFind({ chain: new EngineChain('auto', [tree, pixels]), capture: async () => current, sandbox: null, log: () => undefined },
+    "'Account created'", { timeout: 2000, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.engine, 'a11y');
+  assert.deepEqual(slowReads, [], 'OCR never read the page that was gone');
+  assert.equal(outcome.attempts, 2);
+});
+
+test('a screen that never holds still is still read by every engine after a few looks', async () => {
+  let grey = 0;
+  const slowReads: number[] = [];
+  const tree: LocateEngine = { name: 'a11y', capabilities: ['text'], exact: true, locate: async () => [] };
+  const pixels: LocateEngine = { name: 'ocr', capabilities: ['text'], locate: async (context: EngineContext) => { slowReads.push(context.screen.data[0]); return []; } };
+  await runFind({ chain: new EngineChain('auto', [tree, pixels]), capture: async () => screenOf((grey += 10) % 250), sandbox: null, log: () => undefined },
+    "'Spinner'", { timeout: 0, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(slowReads.length, 1, 'OCR read the screen once the looks cut short ran out');
+});
