@@ -99,11 +99,6 @@ export class LocateRefusal extends Error {
   }
 }
 
-/**
- * Thrown by an exact engine that knows the element is not there: the tree
- * shows 'Tables' twice, so there is no third. No other engine is asked, since
- * one that reads pixels could only guess.
- */
 /** The screen moved while the chain looked at it: the find looks again, at the new one. */
 export class ScreenMoved extends Error {
   constructor() {
@@ -112,6 +107,11 @@ export class ScreenMoved extends Error {
   }
 }
 
+/**
+ * Thrown by an exact engine that knows the element is not there: the tree
+ * shows 'Tables' twice, so there is no third. No other engine is asked, since
+ * one that reads pixels could only guess.
+ */
 export class NotThere extends Error {
   constructor(message: string) {
     super(message);

@@ -42,7 +42,6 @@ export async function lookAt(driver: { capture(): Promise<Frame> }): Promise<Uin
   return sampleFrame(await driver.capture());
 }
 
-
 /**
  * Redraw detection, inside the agent where a look costs about a millisecond:
  * `mark` keeps a look from before an action, `wait` then waits until the

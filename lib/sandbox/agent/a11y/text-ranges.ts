@@ -75,9 +75,10 @@ async function nodeBox(bus: AccessibilityBus, ref: Ref): Promise<Box> {
 
 /**
  * How far down a character's box must move to stand where it is drawn: 0
- * where the toolkit's boxes are right, as GTK's and Chromium's are. Qt's plain-text editors (QPlainTextEdit) give each character's top
- * relative to its own paragraph: every paragraph's first line is reported on
- * the text's first line. There, each paragraph's true place is worked out from
+ * where the toolkit's boxes are right, as GTK's and Chromium's are. Qt's
+ * plain-text editors (QPlainTextEdit) give each character's top relative to
+ * its own paragraph: every paragraph's first line is reported on the text's
+ * first line. There, each paragraph's true place is worked out from
  * the heights of the paragraphs above it (their last characters' boxes). That
  * holds only while the whole text fits in the node, so that nothing can be
  * scrolled away; otherwise the answer is null.
