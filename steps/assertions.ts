@@ -7,6 +7,9 @@ import { hasQuoteMark } from '../lib/util/quotes';
 
 const step = stepsFor('Then');
 
+/** The description as the step wrote it, quoted once: `'alpha'` stays as it is, `buttons` becomes 'buttons'. */
+const named = (description: string): string => (hasQuoteMark(description) ? description : `'${description}'`);
+
 step('I should see (the ){element}', async function ([description], options) {
   await this.mustFind(description, options);
 }, { finds: true });
@@ -15,16 +18,13 @@ step('I should not see (the ){element}', async function ([description], options)
   await this.client.settle();
   const element = await this.locate(description, { ...options, timeout: 0 });
   if (element.found()) {
-    throw new Error(`Expected not to see '${description}', but it is on the screen at ${element.x},${element.y} (${element.width}x${element.height}): read '${element.text}'.`);
+    throw new Error(`Expected not to see ${named(description)}, but it is on the screen at ${element.x},${element.y} (${element.width}x${element.height}): read '${element.text}'.`);
   }
 }, { finds: true });
 
 step('I should see the text {quoted}', async function ([text], options) {
   await this.mustFind(`The text "${text}"`, options);
 }, { finds: true });
-
-/** The description as the step wrote it, quoted once: `'alpha'` stays as it is, `buttons` becomes 'buttons'. */
-const named = (description: string): string => (hasQuoteMark(description) ? description : `'${description}'`);
 
 async function countOf(world: import('../support/world').GlanceWorld, description: string): Promise<number> {
   await world.client.settle();
