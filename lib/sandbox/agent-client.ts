@@ -20,6 +20,8 @@ export class AgentRequestError extends Error {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** The agent holds a changes request at most this long. */
+const MAX_CHANGES_WAIT_MS = 10_000;
 
 /**
  * Speaks the agent's HTTP API. One keep-alive connection pool per agent keeps
@@ -39,18 +41,18 @@ export class AgentClient {
     return `${this.endpoint.host}:${this.endpoint.port}`;
   }
 
-  private async send(method: string, path: string, body: unknown, timeoutMs: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
+  private async send(method: string, path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
     try {
-      return await this.sendOnce(method, path, body, timeoutMs);
+      return await this.sendOnce(method, path, body, timeoutMs, signal);
     } catch (error) {
       // A kept-alive connection the agent closed while idle fails before the agent reads the request:
       // sent again on a new connection, the call is made once, as meant.
       if (!(error as { staleConnection?: boolean }).staleConnection) throw error;
-      return this.sendOnce(method, path, body, timeoutMs);
+      return this.sendOnce(method, path, body, timeoutMs, signal);
     }
   }
 
-  private sendOnce(method: string, path: string, body: unknown, timeoutMs: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
+  private sendOnce(method: string, path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     return new Promise((resolve, reject) => {
       let gotResponse = false;
@@ -60,6 +62,7 @@ export class AgentClient {
         method,
         path,
         agent: this.pool,
+        signal,
         headers: {
           authorization: `Bearer ${this.endpoint.token}`,
           ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
@@ -80,9 +83,9 @@ export class AgentClient {
     });
   }
 
-  /** A JSON call; non-2xx answers reject with the agent's error message. */
-  async call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
-    const res = await this.send(method, path, body, timeoutMs);
+  /** A JSON call; non-2xx answers reject with the agent's error message. `signal` abandons it. */
+  async call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = DEFAULT_TIMEOUT_MS, signal?: AbortSignal): Promise<T> {
+    const res = await this.send(method, path, body, timeoutMs, signal);
     const json = res.data.length ? JSON.parse(res.data.toString('utf8')) : {};
     if (res.status < 200 || res.status >= 300) throw new AgentRequestError(res.status, json.error ?? `agent answered ${res.status}`);
     return json as T;
@@ -141,6 +144,17 @@ export class AgentClient {
   async a11yTextBoxes(requests: A11yTextRequest[], deadlineMs = 500): Promise<A11yTextBox[]> {
     const { boxes } = await this.call<{ boxes: A11yTextBox[] }>('POST', '/a11y/text-boxes', { requests, deadlineMs }, deadlineMs + 5_000);
     return boxes;
+  }
+
+  /**
+   * The count of the screen's changes once it passes `after` (-1: at once),
+   * or as it is after `timeoutMs`; null when the sandbox does not report
+   * changes. `signal` stops waiting.
+   */
+  async screenChanges(after: number, timeoutMs: number, signal?: AbortSignal): Promise<number | null> {
+    const wait = Math.max(0, Math.min(MAX_CHANGES_WAIT_MS, Math.round(timeoutMs)));
+    const { count } = await this.call<{ count: number | null }>('GET', `/screen/changes?after=${after}&timeoutMs=${wait}`, undefined, wait + 5_000, signal);
+    return count;
   }
 
   screenPng(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Buffer> {

@@ -11,6 +11,7 @@ export interface Frame {
 }
 
 import type { Box } from '../../types/screen';
+import type { ScreenChanges } from './screen-changes';
 
 export type MouseButton = 'left' | 'middle' | 'right';
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
@@ -38,6 +39,8 @@ export interface StackedWindow {
 export interface Driver {
   readonly width: number;
   readonly height: number;
+  /** The screen's changes as the desktop reports them; null where it does not (waiters then look at the screen). */
+  readonly changes: ScreenChanges | null;
   capture(): Promise<Frame>;
   /** Captures into a frame file on this machine (the shared-memory hot path for local clients). */
   captureToFile(path: string): Promise<void>;

@@ -3,6 +3,7 @@ import x11 from 'x11';
 import { Driver, Frame, MouseButton, ScrollDirection, StackedWindow, WindowInfo } from './driver';
 import { keysymFor, keysymForChar, SHIFT_KEYSYM } from './x11-keysyms';
 import { frameFilePath, removeStaleFrameFilesOnce } from '../frame-files';
+import { ScreenChanges } from './screen-changes';
 
 /**
  * The desktop driver for X11: captures over MIT-SHM (falling back to core
@@ -38,6 +39,8 @@ export class X11Driver implements Driver {
   private readonly atoms = new Map<string, number>();
   /** Frame files attached to the X server, by path (see captureToFile). */
   private readonly sharedFrames = new Map<string, number>();
+  /** The screen's changes, counted from damage reports; null where the X server has no DAMAGE extension. */
+  changes: ScreenChanges | null = null;
   private privateFrame: { path: string; fd: number } | null = null;
 
   private constructor(
@@ -69,7 +72,32 @@ export class X11Driver implements Driver {
     const rows = await promisify<number[][]>((cb) => X.GetKeyboardMapping(min, info.max_keycode - min + 1, cb));
     const driver = new X11Driver(X, screen.root, screen, xtest, shm, rows[0].length);
     driver.indexKeyboard(min, rows);
+    await driver.watchDamage();
     return driver;
+  }
+
+  /**
+   * Counts the screen's changes from the X server's damage reports. Reported
+   * once the damage goes from none to some; the agent then takes it away at
+   * once, so the next drawing is reported again. Without DAMAGE, `changes`
+   * stays null and waiters look at the screen instead.
+   */
+  private async watchDamage(): Promise<void> {
+    let damageExt: XClient;
+    try {
+      damageExt = await promisify<XClient>((cb) => this.X.require('damage', cb));
+    } catch {
+      return;
+    }
+    const damage = this.X.AllocID();
+    damageExt.Create(damage, this.root, damageExt.ReportLevel.NonEmpty);
+    const changes = new ScreenChanges();
+    this.X.on('event', (event: { name?: string; damage?: number }) => {
+      if (event.name !== 'DamageNotify' || event.damage !== damage) return;
+      damageExt.Subtract(damage, 0, 0);
+      changes.bump();
+    });
+    this.changes = changes;
   }
 
   /** The MIT-SHM extension when a segment can really be attached here, else null (core GetImage still works). */
