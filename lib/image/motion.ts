@@ -30,3 +30,21 @@ export function changedShare(a: Uint32Array, b: Uint32Array): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) changed++;
   return changed / a.length;
 }
+
+/**
+ * Whether anything changed between two looks of a `width`-pixel-wide frame
+ * other than a caret: changes in two columns of samples or more (a caret,
+ * up to 3 pixels wide, falls in one). Unlike MOTION_FLOOR, a few words
+ * appearing count, however small.
+ */
+export function changedBeyondCaret(a: Uint32Array, b: Uint32Array, width: number): boolean {
+  if (a.length !== b.length) return true;
+  const cols = Math.ceil(width / STEP);
+  let column = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    if (column === -1) column = i % cols;
+    else if (i % cols !== column) return true;
+  }
+  return false;
+}

@@ -1,5 +1,6 @@
 import type { Box, Screen } from '../types/screen';
 import type { Candidate } from '../types/locate';
+import { unlessAborted } from '../util/wait';
 import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability, NotThere, ScreenMoved } from './engine';
 import { Query } from './query';
 import { normalise } from './text-match';
@@ -79,16 +80,21 @@ export class EngineChain {
     const refusals: string[] = [];
     const contradictions: string[] = [];
     for (const [index, engine] of capable.entries()) {
-      // A slower engine reads the screen only while it is still the one captured: a page that painted
-      // meanwhile (a click's navigation) is looked at afresh, by the first engine again.
-      if (index > 0 && await context.screenMoved?.()) throw new ScreenMoved();
+      // A slower engine reads the screen only while it is still the one captured, and an engine still
+      // reading when it changes is left: a page that painted meanwhile (a click's navigation, words that
+      // appeared) is looked at afresh, by the first engine again.
+      const stale = context.stale;
+      if (index > 0 && stale && await stale.check()) throw new ScreenMoved();
       try {
-        let candidates = await engine.locate(context, query, options);
+        const located = engine.locate(context, query, options);
+        let candidates = await (stale ? unlessAborted(located, stale.signal, () => new ScreenMoved()) : located);
         if (candidates.length && engine.needsEvidence) {
           const checked = await crossCheck(candidates, query, context, this.engines.filter((e) => e !== engine));
           candidates = checked.kept;
           contradictions.push(...checked.contradictions);
         } else if (candidates.length && engine.exact) {
+          // Read back on pixels that are gone, a box from the tree as it is now would be refused.
+          if (context.stale?.signal.aborted) throw new ScreenMoved();
           candidates = await confirmOnPixels(candidates, query, context, this.engines.filter((e) => !e.exact));
         }
         if (candidates.length) return { candidates, engine };

@@ -46,10 +46,19 @@ export interface EngineContext {
   onModelCall?: (call: ModelCall) => void;
   /**
    * Whether the screen has moved since `screen` was captured (a page that
-   * painted meanwhile). The chain asks before each engine after the first,
-   * and stops with ScreenMoved rather than read a screen that is gone.
+   * painted meanwhile). The chain checks before each engine after the first,
+   * and a slower engine that is still reading when the screen moves is left:
+   * both stop with ScreenMoved rather than read a screen that is gone.
    */
-  screenMoved?: () => Promise<boolean>;
+  stale?: Staleness;
+}
+
+/** Whether the screen a find is reading is still the one shown. */
+export interface Staleness {
+  /** Aborted once the screen has changed beyond a caret. */
+  readonly signal: AbortSignal;
+  /** Looks now: true (and the signal aborted) when the screen has moved. */
+  check(): Promise<boolean>;
 }
 
 export interface Verdict {

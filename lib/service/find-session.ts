@@ -63,7 +63,10 @@ export class FindSession {
     const lookup = partition ? (screen: Screen) => this.confirmWithTree(this.cache.lookup(partition, screen, this.thresholds(request)), screen, request) : undefined;
     const modelCalls: ModelCall[] = [];
     const onModelCall = (call: ModelCall) => { modelCalls.push(call); };
-    const outcome = await runFind({ chain: this.chain, capture: () => this.capture(), sandbox: this.agent, log: this.log, lookup, onModelCall }, request.description, request);
+    const outcome = await runFind({
+      chain: this.chain, capture: () => this.capture(), changes: (after, timeoutMs, signal) => this.agent.screenChanges(after, timeoutMs, signal),
+      sandbox: this.agent, log: this.log, lookup, onModelCall,
+    }, request.description, request);
     const fromCache = !!outcome.cache?.candidate;
     if (partition && outcome.candidate && outcome.screen && !fromCache) this.cache.record(partition, outcome.screen, [outcome.candidate]);
     const engines = this.chain.engines.map((e) => e.name).join(' then ');

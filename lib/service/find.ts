@@ -4,9 +4,8 @@ import type { AiOptions } from '../config/options';
 import type { CacheLookup } from '../cache/element-cache';
 import { EngineChain } from '../locate/chain';
 import { LocateEngine, LocateRefusal, SandboxHandle, ScreenMoved } from '../locate/engine';
-import { changedShare, MOTION_FLOOR, sampleFrame } from '../image/motion';
+import { ChangeSource, ScreenWatch } from './screen-watch';
 import { parseQuery, Query, TypeHint, wrapDescription } from '../locate/query';
-import { sleep } from '../util/wait';
 
 /**
  * The find pipeline, written once for every engine: polling within the
@@ -14,9 +13,11 @@ import { sleep } from '../util/wait';
  * confidence gate).
  *
  * Polling: the spec's 5 s interval is a ceiling. The screen is watched in
- * between, and a screen that changed is looked at again at once, so a find
- * that succeeds on its second look does not wait out a whole interval. An
- * unchanged screen is re-checked every 5 s.
+ * between (the sandbox says when something is drawn), and a screen that
+ * changed is looked at again at once, so a find that succeeds on its second
+ * look does not wait out a whole interval. An unchanged screen is re-checked
+ * every 5 s. A look whose screen moves while a slower engine reads it is
+ * left for a look at the new screen.
  */
 export interface FindSettings {
   timeout: number;
@@ -44,9 +45,8 @@ export interface FindOutcome {
   cache: CacheLookup | null;
 }
 
-export interface FindInputs {
+export interface FindInputs extends ChangeSource {
   chain: EngineChain;
-  capture: () => Promise<Screen>;
   sandbox: SandboxHandle | null;
   log: (line: string) => void;
   /** The element cache, consulted before the engines on every look. */
@@ -56,12 +56,12 @@ export interface FindInputs {
 }
 
 export const RETRY_CEILING_MS = 5000;
-const WATCH_INTERVAL_MS = 120;
 /** Looks cut short because the screen moved, at most, in one find: a screen that never holds still is read as it is. */
 const MAX_MOVED_LOOKS = 3;
 
 export async function runFind(inputs: FindInputs, description: string, settings: FindSettings): Promise<FindOutcome> {
   const { chain, capture, sandbox, log, lookup, onModelCall } = inputs;
+  const watch = new ScreenWatch(inputs);
   const wrapped = wrapDescription(description, settings.type);
   const query = parseQuery(wrapped);
   const started = Date.now();
@@ -80,6 +80,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
     attempts, elapsedMs: Date.now() - started, screen, cache,
   });
   for (;;) {
+    const mark = await watch.mark();
     const screen = await capture();
     const changed = !lastScreen || !screen.data.equals(lastScreen.data);
     if (changed || Date.now() - lastAttemptAt >= RETRY_CEILING_MS) {
@@ -90,9 +91,9 @@ export async function runFind(inputs: FindInputs, description: string, settings:
         cache = await lookup(screen);
         if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
       }
+      const stale = movedLooks < MAX_MOVED_LOOKS ? watch.staleness(screen, mark) : undefined;
       try {
-        const screenMoved = movedLooks < MAX_MOVED_LOOKS ? movedSince(screen, capture) : undefined;
-        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, screenMoved };
+        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, stale };
         const result = await chain.attempt(context, query, settings);
         if (result.engine) engine = result.engine;
         if (result.candidate) {
@@ -110,6 +111,8 @@ export async function runFind(inputs: FindInputs, description: string, settings:
         // No engine can answer this kind of description: waiting would not change that.
         rejection = error.message;
         return done(null, screen);
+      } finally {
+        stale?.stop();
       }
     }
     const now = Date.now();
@@ -118,16 +121,8 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       log(`waiting for '${description}' (${Math.round((now - started) / 1000)} s of ${Math.round(settings.timeout / 1000)} s)`);
       nextProgress += RETRY_CEILING_MS;
     }
-    await sleep(Math.min(WATCH_INTERVAL_MS, deadline - now));
+    // Until something is drawn (or the unchanged screen is due another look).
+    await watch.changeAfter(mark, Math.min(deadline, lastAttemptAt + RETRY_CEILING_MS, nextProgress) - now);
   }
   return done(null, lastScreen);
-}
-
-/** Whether the screen has moved, beyond a caret or a spinner, since `screen` was captured. */
-function movedSince(screen: Screen, capture: () => Promise<Screen>): () => Promise<boolean> {
-  let seen: Uint32Array | null = null;
-  return async () => {
-    seen ??= sampleFrame(screen);
-    return changedShare(seen, sampleFrame(await capture())) > MOTION_FLOOR;
-  };
 }

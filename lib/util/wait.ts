@@ -25,3 +25,17 @@ export async function waitFor<T>(
     await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
   }
 }
+
+/**
+ * `work`, unless `signal` is aborted first: then it rejects with `reason()`
+ * at once, and whatever `work` comes to later is dropped.
+ */
+export function unlessAborted<T>(work: Promise<T>, signal: AbortSignal, reason: () => Error): Promise<T> {
+  work.catch(() => undefined); // a rejection after the abort has no one to tell
+  if (signal.aborted) return Promise.reject(reason());
+  return new Promise<T>((resolve, reject) => {
+    const abandon = () => reject(reason());
+    signal.addEventListener('abort', abandon, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abandon));
+  });
+}

@@ -39,3 +39,38 @@ test('a screen that never holds still is still read by every engine after a few 
     "'Spinner'", { timeout: 0, type: null, zoom: false, verify: false, ai: {} } as never);
   assert.equal(slowReads.length, 1, 'OCR read the screen once the looks cut short ran out');
 });
+
+test('a slower engine still reading when the page paints is left, and the new page is looked at at once', async () => {
+  const before = screenOf(255);
+  const after = screenOf(40);
+  let current = before;
+  let count = 0;
+  const wakers: (() => void)[] = [];
+  // The sandbox's change count: a wait on it ends when something is drawn.
+  const changes = (since: number, timeoutMs: number) => new Promise<number>((resolve) => {
+    if (count > since || timeoutMs <= 0) return resolve(count);
+    const timer = setTimeout(() => resolve(count), timeoutMs);
+    wakers.push(() => { clearTimeout(timer); resolve(count); });
+  });
+  const tree: LocateEngine = {
+    name: 'a11y', capabilities: ['text'], exact: true,
+    locate: async (context: EngineContext) => (context.screen.data[0] === 40
+      ? [{ box: { x: 10, y: 10, width: 20, height: 10 }, text: 'Account created', confidence: 1, engine: 'a11y', reason: 'the tree' }] : []),
+  };
+  let slowFinished = false;
+  const pixels: LocateEngine = {
+    name: 'ocr', capabilities: ['text'],
+    locate: async () => {
+      setTimeout(() => { current = after; count++; wakers.splice(0).forEach((wake) => wake()); }, 50); // the page paints 50 ms into the read
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      slowFinished = true;
+      return [];
+    },
+  };
+  const started = Date.now();
+  const outcome = await runFind({ chain: new EngineChain('auto', [tree, pixels]), capture: async () => current, changes, sandbox: null, log: () => undefined },
+    "'Account created'", { timeout: 10_000, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.engine, 'a11y');
+  assert.equal(slowFinished, false, 'the find did not wait for the slow read of the old page');
+  assert.ok(Date.now() - started < 1000, `found ${Date.now() - started} ms after the start`);
+});

@@ -1,5 +1,5 @@
 import { Box, bottom, centerX, centerY, contains, pad, readingOrder } from '../geometry';
-import { Candidate, Capability, EngineContext, LocateEngine, Screen, Verdict } from '../engine';
+import { Candidate, Capability, EngineContext, LocateEngine, Screen, ScreenMoved, Verdict } from '../engine';
 import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
 import {
@@ -110,6 +110,8 @@ export class OcrEngine implements LocateEngine {
     // Lines read again closer up (the costlier check) wait for the second look, when there is one.
     const found = await this.locateIn(analysis, context, asked, options, !secondLook);
     if (!secondLook) return found;
+    // The second look costs more than the first: not on a screen that is gone (the find has left this look).
+    if (context.stale?.signal.aborted) throw new ScreenMoved();
     // Nothing found, only part of a longer phrase, none where the description says, or copies to count
     // for an ordinal or to weigh for a badge (its digits on a small disc the first read missed, where a
     // page number shows the same): a line tesseract missed may hold it. (findAll keeps what the first

@@ -1,0 +1,89 @@
+import type { Screen } from '../types/screen';
+import type { Staleness } from '../locate/engine';
+import { changedBeyondCaret, sampleFrame } from '../image/motion';
+import { sleep } from '../util/wait';
+
+/** Where a find learns of the screen's changes. */
+export interface ChangeSource {
+  capture(): Promise<Screen>;
+  /**
+   * The sandbox's count of screen changes once it passes `after` (-1: at
+   * once), or as it is after `timeoutMs`; null when the sandbox does not count
+   * them. Left out: the screen is looked at every LOOK_EVERY_MS instead.
+   */
+  changes?(after: number, timeoutMs: number, signal?: AbortSignal): Promise<number | null>;
+}
+
+/** Without change counts, the screen is looked at this often. */
+export const LOOK_EVERY_MS = 120;
+/** One wait for a change at most this long; a longer wait asks again. */
+const LONGEST_WAIT_MS = 5000;
+
+/**
+ * Watches the screen for a find. With the sandbox's change counts (the X
+ * server's damage reports), a wait ends the moment something is drawn and
+ * costs nothing before; without them, it looks every LOOK_EVERY_MS.
+ */
+export class ScreenWatch {
+  private counted: boolean;
+
+  constructor(private readonly source: ChangeSource) {
+    this.counted = !!source.changes;
+  }
+
+  /** The change count now; null without counts. A screen captured after the mark holds every change up to it. */
+  async mark(): Promise<number | null> {
+    if (!this.counted) return null;
+    const count = await this.source.changes!(-1, 0);
+    if (count === null) this.counted = false;
+    return count;
+  }
+
+  /** Returns once the screen may have changed since `mark`, or after `timeoutMs`. */
+  async changeAfter(mark: number | null, timeoutMs: number, signal?: AbortSignal): Promise<number | null> {
+    if (timeoutMs <= 0) return mark;
+    if (mark === null) {
+      await sleep(Math.min(LOOK_EVERY_MS, timeoutMs));
+      return null;
+    }
+    return this.source.changes!(mark, Math.min(LONGEST_WAIT_MS, timeoutMs), signal);
+  }
+
+  /**
+   * Whether `screen` (captured after `mark`) is still what the screen shows:
+   * its signal is aborted once anything beyond a caret changes (a few words
+   * appearing count),
+   * so that a slow engine stops reading a screen that is gone. `stop()` ends
+   * the watching.
+   */
+  staleness(screen: Screen, mark: number | null): Staleness & { stop(): void } {
+    const moved = new AbortController();
+    const stopped = new AbortController();
+    const seen = sampleFrame(screen);
+    let after = mark;
+    const look = async (): Promise<boolean> => {
+      if (!moved.signal.aborted && changedBeyondCaret(seen, sampleFrame(await this.source.capture()), screen.width)) moved.abort();
+      return moved.signal.aborted;
+    };
+    const watch = async () => {
+      while (!stopped.signal.aborted && !moved.signal.aborted) {
+        const count = await this.changeAfter(after, LONGEST_WAIT_MS, stopped.signal);
+        if (stopped.signal.aborted) return;
+        if (count !== null && count === after) continue;
+        after = count;
+        await look();
+      }
+    };
+    watch().catch(() => undefined); // stopped mid-request, or the sandbox went away: the find's own calls say so
+    return {
+      signal: moved.signal,
+      // A look now, where the screen may have changed since the mark.
+      check: async () => {
+        if (moved.signal.aborted) return true;
+        if (after !== null && (await this.source.changes!(-1, 0)) === after) return false;
+        return look();
+      },
+      stop: () => stopped.abort(),
+    };
+  }
+}
