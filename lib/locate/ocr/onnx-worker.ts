@@ -1,0 +1,38 @@
+/**
+ * The ONNX models' thread: onnxruntime-node loads and runs a model on the
+ * thread that calls it, and a detector's run takes about 400 ms on two cores.
+ * Here, the finder's own thread stays free to see the screen change meanwhile.
+ */
+import { parentPort } from 'worker_threads';
+import type { InferenceSession } from 'onnxruntime-node';
+import type { ModelRequest } from './onnx-thread';
+
+const ort = require('onnxruntime-node') as typeof import('onnxruntime-node');
+const sessions = new Map<string, Promise<InferenceSession>>();
+
+async function answer(request: ModelRequest): Promise<{ data: ArrayBuffer; dims: readonly number[] } | null> {
+  if (request.kind === 'release') {
+    await Promise.all([...sessions.values()].map(async (session) => (await session).release()));
+    sessions.clear();
+    return null;
+  }
+  let session = sessions.get(request.model);
+  if (!session) {
+    session = ort.InferenceSession.create(request.model, request.options);
+    sessions.set(request.model, session);
+    session.catch(() => sessions.delete(request.model));
+  }
+  const ready = await session;
+  if (request.kind === 'load') return null;
+  const output = await ready.run({ [ready.inputNames[0]]: new ort.Tensor('float32', new Float32Array(request.input), request.dims) });
+  const result = output[ready.outputNames[0]];
+  const data = result.data as Float32Array;
+  return { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, dims: result.dims };
+}
+
+parentPort!.on('message', (request: ModelRequest) => {
+  answer(request).then(
+    (result) => parentPort!.postMessage({ id: request.id, result, error: null }, result ? [result.data] : []),
+    (error: Error) => parentPort!.postMessage({ id: request.id, result: null, error: error.message }),
+  );
+});
