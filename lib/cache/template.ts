@@ -128,8 +128,9 @@ export function searchScreen(screen: Grey, template: Grey): TemplateHit {
   const smallTemplate = shrink(template, factor);
   const coarse = new Matcher(small, smallTemplate);
   const top: TemplateHit[] = [];
-  for (let y = 0; y + smallTemplate.height <= small.height; y++) {
-    for (let x = 0; x + smallTemplate.width <= small.width; x++) {
+  // Every other placement of the small copy, then the best few looked at around: a peak is wider than one step.
+  for (let y = 0; y + smallTemplate.height <= small.height; y += 2) {
+    for (let x = 0; x + smallTemplate.width <= small.width; x += 2) {
       const score = coarse.at(x, y);
       if (top.length < 5 || score > top[top.length - 1].score) {
         top.push({ x, y, score });
@@ -138,11 +139,17 @@ export function searchScreen(screen: Grey, template: Grey): TemplateHit {
       }
     }
   }
+  for (const [i, hit] of top.entries()) top[i] = searchNear(small, smallTemplate, hit.x, hit.y, 1, coarse);
   let best: TemplateHit = { x: 0, y: 0, score: -1 };
-  const fineMatcher = new Matcher(screen, template);
   for (const hit of top) {
-    const fine = searchNear(screen, template, hit.x * factor, hit.y * factor, factor + 1, fineMatcher);
-    if (fine.score > best.score) best = fine;
+    // Refined on a piece of the screen around the hit: a matcher over the whole screen costs more than the search.
+    const margin = factor + 1;
+    const x = Math.max(0, hit.x * factor - margin), y = Math.max(0, hit.y * factor - margin);
+    const piece = cropGrey(screen, {
+      x, y, width: Math.min(screen.width, hit.x * factor + template.width + margin) - x, height: Math.min(screen.height, hit.y * factor + template.height + margin) - y,
+    });
+    const fine = searchNear(piece, template, hit.x * factor - x, hit.y * factor - y, margin);
+    if (fine.score > best.score) best = { x: fine.x + x, y: fine.y + y, score: fine.score };
   }
   return best;
 }
