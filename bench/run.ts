@@ -9,6 +9,7 @@ import { a11yAccuracyBench } from './a11y-accuracy';
 import { evidenceBench } from './evidence';
 import { liveGroundingBench } from './live-grounding';
 import { warmBench } from './warm';
+import { appearBench } from './appear';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
@@ -24,6 +25,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   evidence: evidenceBench,
   'live-grounding': liveGroundingBench,
   warm: warmBench,
+  appear: appearBench,
 };
 
 async function main(): Promise<void> {

@@ -1,0 +1,132 @@
+import { ChildProcess, spawn } from 'child_process';
+import path from 'path';
+import readline from 'readline';
+import type { Client } from '../lib/sdk';
+import type { Box } from '../lib/types/screen';
+import { clientOnPage, newClient, testState } from '../test/helpers/glance';
+import { Figure, figure } from './stats';
+
+/**
+ * How soon a find that waits for something to appear returns after it is on
+ * the screen. The moment it is on the screen comes from an observer of our
+ * own (bench/appear/observer.js): a process with its own X connection that
+ * reads the target's region as fast as the X server answers, independent of
+ * everything Glance does. A trial's latency is the find's return minus the
+ * last change of that region before it.
+ */
+const HERE = path.join(__dirname, 'appear');
+const TRIALS = 7;
+const now = () => performance.timeOrigin + performance.now();
+
+/** The observer, watching one region of a display. */
+class Observer {
+  private readonly lines: AsyncIterator<string>;
+
+  private constructor(private readonly child: ChildProcess) {
+    this.lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  }
+
+  static async start(display: string, box: Box): Promise<Observer> {
+    const child = spawn(process.execPath, [path.join(HERE, 'observer.js'), display, ...[box.x, box.y, box.width, box.height].map(String)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const observer = new Observer(child);
+    await observer.answer(); // ready
+    return observer;
+  }
+
+  private async answer(): Promise<string> {
+    const next = await this.lines.next();
+    if (next.done) throw new Error('the paint observer ended early');
+    return next.value;
+  }
+
+  /** The region's changes since the last report: when, and to what. */
+  async report(): Promise<{ at: number; hash: string }[]> {
+    this.child.stdin!.write('report\n');
+    return JSON.parse(await this.answer());
+  }
+
+  stop(): void {
+    this.child.stdin!.end();
+    this.child.kill();
+  }
+}
+
+interface Case {
+  name: string;
+  /** What the find waits for. */
+  target: string;
+  /** Makes the target appear (or, for a program that changes by itself, waits until it is about to). */
+  trigger(client: Client): Promise<void>;
+  /** Back to before the trigger. */
+  reset(client: Client): Promise<void>;
+}
+
+const pad = (box: Box): Box => ({ x: Math.max(0, box.x - 4), y: Math.max(0, box.y - 4), width: box.width + 8, height: box.height + 8 });
+
+/** Latencies of `TRIALS` finds, after one that fills the cache and says where the target shows. */
+async function latencies(client: Client, test: Case, cache: boolean): Promise<number[]> {
+  await test.trigger(client);
+  const first = await client.find(test.target, { timeout: 10_000 });
+  if (!first.found() || !first.boundingBox) throw new Error(`${test.name}: '${test.target}' was not found: ${first.reason}`);
+  await client.commitCache();
+  await test.reset(client);
+  const observer = await Observer.start(client.getInstance()!.display!, pad(first.boundingBox));
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < TRIALS; i++) {
+      await observer.report(); // from here on
+      await test.trigger(client);
+      const found = await client.find(test.target, { timeout: 10_000, ...(cache ? {} : { cacheThreshold: -1 }) });
+      const foundAt = now();
+      if (!found.found()) throw new Error(`${test.name}: '${test.target}' was not found: ${found.reason}`);
+      const painted = (await observer.report()).filter((change) => change.at <= foundAt).pop();
+      if (!painted) throw new Error(`${test.name}: the observer saw no change before the find returned`);
+      times.push(foundAt - painted.at);
+      await test.reset(client);
+    }
+  } finally {
+    observer.stop();
+  }
+  return times;
+}
+
+const click = (what: string) => async (client: Client) => { await client.find(what).click(); };
+
+const PAGE_CASES: Case[] = [
+  { name: 'after a click (shown 300 ms later)', target: "'Order confirmed'", trigger: click("'Place order' button"), reset: click("'Start over' button") },
+  { name: 'after a navigation', target: "'Shipment on its way'", trigger: click("'Track shipment' link"), reset: click("'Back to orders' link") },
+  { name: 'after an animation (a drawer sliding in, 400 ms)', target: "'Drawer ready'", trigger: click("'Open drawer' button"), reset: click("'Start over' button") },
+];
+
+/** A GTK program that changes by itself: zenity's progress dialog, its text switching every second. */
+const GTK_COMMAND = `sh -c 'while :; do echo "# Waiting for the backup"; sleep 1; echo "# Backup finished"; sleep 1; done | zenity --progress --title=Backup --text=Starting --no-cancel'`;
+const GTK_CASE: Case = {
+  name: 'in a GTK program (zenity)', target: "'Backup finished'",
+  trigger: async (client) => { await client.find("'Waiting for the backup'", { timeout: 10_000 }); },
+  reset: async () => undefined,
+};
+
+export async function appearBench(): Promise<Figure[]> {
+  const state = testState();
+  const figures: Figure[] = [];
+  const page = await clientOnPage(state, `file://${path.join(HERE, 'appear.html')}`);
+  try {
+    for (const test of PAGE_CASES) {
+      figures.push(figure(`Chromium, ${test.name}: find returns after the paint, warm cache`, await latencies(page, test, true), '<= 100'));
+    }
+    figures.push(figure(`Chromium, ${PAGE_CASES[0].name}: find returns after the paint, no cache (tree)`, await latencies(page, PAGE_CASES[0], false), '<= 100'));
+  } finally {
+    await page.disconnect();
+  }
+  const gtk = newClient(state);
+  try {
+    await gtk.auth();
+    await gtk.connect({ keepAlive: 0 });
+    await gtk.provision.app({ command: GTK_COMMAND });
+    figures.push(figure(`GTK, ${GTK_CASE.name}: find returns after the paint, warm cache`, await latencies(gtk, GTK_CASE, true), '<= 100'));
+    figures.push(figure(`GTK, ${GTK_CASE.name}: find returns after the paint, no cache (tree)`, await latencies(gtk, GTK_CASE, false), '<= 100'));
+  } finally {
+    await gtk.disconnect();
+  }
+  return figures;
+}
