@@ -20,8 +20,10 @@ setDefaultTimeout(180_000);
  * The client, with its service and engines, loads with the first scenario:
  * a dry run, or a run whose steps are all undefined, never pays for it.
  */
+let clientsMade = false;
 function newClient(options: ClientOptions): Client {
   const { Client: ClientClass } = require('../lib/client/client') as typeof import('../lib/client/client');
+  clientsMade = true;
   return new ClientClass(options);
 }
 
@@ -136,6 +138,8 @@ After(async function (this: GlanceWorld, { result, pickle, gherkinDocument }) {
 AfterAll(async () => {
   if (workerSandbox) await stopSandbox(workerSandbox.id);
   workerSandbox = null;
+  // The engines (OCR's worker threads) would stay for the next scenario's session a moment longer, and the process with them.
+  if (clientsMade) await (require('../lib/service/local-service') as typeof import('../lib/service/local-service')).LocalService.shutdownEmbedded();
 });
 
 /** The line of a step in its feature file, in a scenario, a background or a rule. */
@@ -164,7 +168,7 @@ function testName(uri: string, scenario: string): string {
 }
 
 async function stopSandbox(id: string): Promise<void> {
-  const client = newClient({ sandboxId: id, preview: 'none', logging: false });
+  const client = newClient({ sandboxId: id, preview: 'none', logging: false, dashcam: false });
   try {
     await client.auth();
     await client.connect({ keepAlive: 0 });
