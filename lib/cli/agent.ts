@@ -37,12 +37,7 @@ export async function agentCommand(args: string[]): Promise<number> {
   const evidence = await startEvidence({ display, driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null });
   const server = createAgentServer({
     id, token, driver, processes, space, routes: evidence.routes, launcher,
-    resetPrograms: async () => {
-      const ended = await endMarkedPrograms(space, driver);
-      space.sessions.clear();
-      launcher.removeProfiles();
-      return ended;
-    },
+    resetPrograms: () => launcher.endPrograms(),
     describe: () => ({ id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort: null, state: 'self-hosted' }),
     terminate: () => undefined,
   });

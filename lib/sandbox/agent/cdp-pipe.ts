@@ -14,6 +14,7 @@ const POINTER_ECHO_MS = 150;
 export class CdpPipe {
   private nextId = 1;
   private buffered = '';
+  private closed = false;
   /** The page session waitForPaintedPage() attached, kept for waitForInput(). */
   private pageSession: string | undefined;
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
@@ -39,7 +40,13 @@ export class CdpPipe {
     }
   }
 
+  /** False once Chromium closed its end. */
+  get open(): boolean {
+    return !this.closed;
+  }
+
   private failAll(error: Error): void {
+    this.closed = true;
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
   }
@@ -53,12 +60,12 @@ export class CdpPipe {
   }
 
   /**
-   * Resolves once the first page target has loaded and painted two frames.
+   * Resolves once the page target (by default the first) has loaded and painted two frames.
    * A page that loaded and painted nothing (about:blank asked for) is loaded.
    */
-  async waitForPaintedPage(url: string, deadline: number): Promise<void> {
+  async waitForPaintedPage(url: string, deadline: number, target?: string): Promise<void> {
     const started = Date.now();
-    let targetId: string | undefined;
+    let targetId = target;
     while (!targetId) {
       const { targetInfos } = await this.send<{ targetInfos: { type: string; targetId: string }[] }>('Target.getTargets');
       targetId = targetInfos.find((t) => t.type === 'page')?.targetId;

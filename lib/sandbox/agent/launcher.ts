@@ -5,6 +5,7 @@ import { Readable, Writable } from 'stream';
 import { CdpPipe } from './cdp-pipe';
 import { Driver, WindowInfo } from './driver';
 import { ProcessGroup } from './processes';
+import { childrenOf, DEFAULT_REAP_BOUNDS, endMarkedPrograms } from './program-reaper';
 import { ProgramSpace } from './program-space';
 import { unreadableBy } from './sandbox-user';
 import { fileURLToPath } from 'url';
@@ -32,6 +33,8 @@ export function chromiumArgs(url: string, userDataDir: string, width: number, he
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--password-store=basic',
     '--disable-dev-shm-usage', '--disable-features=Translate,MediaRouter', '--disable-session-crashed-bubble',
     '--remote-debugging-pipe', '--disable-smooth-scrolling', '--force-renderer-accessibility',
+    // Alive with no window left: the next scenario's page opens in it, in a context of its own.
+    '--keep-alive-for-test',
     `--user-data-dir=${userDataDir}`, '--kiosk', '--window-position=0,0', `--window-size=${width},${height}`, url,
   ];
 }
@@ -61,11 +64,17 @@ const NO_TREE_AFTER_MS = 1000;
 /** The longest wait for the tree's focused widget once the window is up and still. */
 const FOCUSED_WIDGET_BOUND_MS = 3000;
 const LOOK_EVERY_MS = 20;
+const windowIdentity = (w: WindowInfo) => `${w.id}:${w.pid}`;
 
 export class Launcher {
   private launches = 0;
   /** Browser profiles made by this launcher: they go when the programs are reset. */
   private readonly profiles: string[] = [];
+  /**
+   * The browser kept across scenarios, with the contexts opened in it: a
+   * reset closes its windows and contexts, and leaves the process running.
+   */
+  private browser: { child: ChildProcess; cdp: CdpPipe; contexts: string[]; profile: string } | null = null;
 
   constructor(
     private readonly driver: Driver,
@@ -94,26 +103,110 @@ export class Launcher {
     return { window: current, durationMs: Date.now() - started, ...(dialog !== undefined ? { dialog } : {}) };
   }
 
-  /** Opens Chromium in kiosk mode on `url`; resolves once the page has loaded and painted. */
+  /**
+   * Opens `url` in Chromium, in kiosk mode; resolves once the page has
+   * loaded and painted, fills the screen and takes input. A browser kept
+   * from an earlier scenario opens it in a fresh context of its own (no
+   * cookies, storage or cache of any page before), in a new window: no new
+   * process, and no new profile.
+   */
   async chrome(url: string, timeoutMs: number): Promise<LaunchResult> {
     const started = Date.now();
+    const deadline = started + timeoutMs;
     this.requireReadable(url);
-    const profile = path.join(this.space.home, '.config', `chromium-${++this.launches}`);
-    this.profiles.push(profile);
-    const args = chromiumArgs(url, profile, this.driver.width, this.driver.height);
-    const { window, child } = await this.launch(findChromium(), args, `chromium ${url}`, timeoutMs, true);
-    const cdp = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
-    await cdp.waitForPaintedPage(url, started + timeoutMs);
+    const kept = this.browser && this.browser.child.exitCode === null && this.browser.cdp.open ? this.browser : null;
+    const opened = kept ? await this.openInContext(kept, url).catch(() => null) : null;
+    let window: WindowInfo;
+    let cdp: CdpPipe;
+    if (kept && opened) {
+      cdp = kept.cdp;
+      window = await this.newWindow(opened.before, `chromium ${url}`, timeoutMs, () => kept.child.exitCode);
+      await cdp.waitForPaintedPage(url, deadline, opened.targetId);
+    } else {
+      // A kept browser that cannot open a page any more is left to the next reset, which ends it.
+      this.browser = null;
+      const profile = path.join(this.space.browsers, `chromium-${++this.launches}`);
+      this.profiles.push(profile);
+      const args = chromiumArgs(url, profile, this.driver.width, this.driver.height);
+      const launched = await this.launch(findChromium(), args, `chromium ${url}`, timeoutMs, true);
+      window = launched.window;
+      cdp = new CdpPipe(launched.child.stdio[3] as Writable, launched.child.stdio[4] as Readable);
+      this.browser = { child: launched.child, cdp, contexts: [], profile };
+      await cdp.waitForPaintedPage(url, deadline);
+    }
     await this.activate(window, timeoutMs);
-    await cdp.waitForInput(started + timeoutMs, () => this.introducePointer());
+    await cdp.waitForInput(deadline, () => this.introducePointer());
     const current = (await this.driver.windows()).find((w) => w.id === window.id) ?? window;
     return { window: current, durationMs: Date.now() - started };
   }
 
+  /** Opens `url` in a new context of the kept browser, in a window of its own, full screen. */
+  private async openInContext(kept: NonNullable<Launcher['browser']>, url: string): Promise<{ before: Set<string>; targetId: string }> {
+    const before = await this.windowsNow();
+    const { browserContextId } = await kept.cdp.send<{ browserContextId: string }>('Target.createBrowserContext', { disposeOnDetach: false });
+    kept.contexts.push(browserContextId);
+    const { targetId } = await kept.cdp.send<{ targetId: string }>('Target.createTarget', { url, browserContextId, newWindow: true });
+    // A window opened this way is not in kiosk mode: it goes full screen as the first one did.
+    const { windowId } = await kept.cdp.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId });
+    await kept.cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'fullscreen' } });
+    return { before, targetId };
+  }
+
+  /**
+   * Ends every program started since the last reset, as a person closes
+   * them, but the kept browser: its pages and contexts are closed, and its
+   * process stays for the next scenario. Resolves to how many processes ended.
+   */
+  async endPrograms(): Promise<number> {
+    const browser = await this.releaseBrowser();
+    const ended = await endMarkedPrograms(this.space, this.driver, DEFAULT_REAP_BOUNDS, browser?.pids);
+    this.space.sessions.clear();
+    if (browser) this.space.sessions.add(browser.session);
+    this.removeProfiles();
+    return ended;
+  }
+
+  /** Closes every page and context of the kept browser; returns its processes and the session they run in. */
+  private async releaseBrowser(): Promise<{ session: number; pids: Set<number> } | null> {
+    const kept = this.browser;
+    this.browser = null;
+    if (!kept || kept.child.exitCode !== null || !kept.cdp.open || !kept.child.pid) return null;
+    try {
+      for (const browserContextId of kept.contexts.splice(0)) await kept.cdp.send('Target.disposeBrowserContext', { browserContextId });
+      const { targetInfos } = await kept.cdp.send<{ targetInfos: { type: string; targetId: string }[] }>('Target.getTargets');
+      for (const target of targetInfos.filter((t) => t.type === 'page')) await kept.cdp.send('Target.closeTarget', { targetId: target.targetId });
+    } catch {
+      return null; // it did not answer: the reset ends it with the other programs
+    }
+    this.browser = kept;
+    const pids = new Set([kept.child.pid]);
+    for (const pid of pids) for (const child of childrenOf(pid)) pids.add(child);
+    return { session: kept.child.pid, pids };
+  }
+
+  /** The windows on the screen now, known by id and process: window ids are reused when a program restarts. */
+  private async windowsNow(): Promise<Set<string>> {
+    return new Set((await this.driver.windows()).map(windowIdentity));
+  }
+
+  /** The first window not in `before`; fails early when the program has exited with an error. */
+  private newWindow(before: Set<string>, label: string, timeoutMs: number, exitCode: () => number | null, tail = () => ''): Promise<WindowInfo> {
+    // A launcher that exits 0 after forking (a wrapper script, a single-instance
+    // program handing over) is followed through its children: any new window counts.
+    return waitFor(`a window from '${label}'`, async () => {
+      const code = exitCode();
+      if (code !== null && code !== 0) throw new Error(`'${label}' exited with code ${code} before opening a window.${tail()}`);
+      return (await this.driver.windows()).find((w) => !before.has(windowIdentity(w)));
+    }, { timeoutMs, intervalMs: 40 }).catch((error) => {
+      if (!(error instanceof TimeoutError)) throw error;
+      const code = exitCode();
+      const gone = code === null ? '' : ` It exited with code ${code}, and nothing it started opened one.`;
+      throw new Error(`'${label}' opened no window within ${(timeoutMs / 1000).toFixed(1)} s.${gone}${tail()}`);
+    });
+  }
+
   private async launch(file: string, args: string[], label: string, timeoutMs: number, debugPipe: boolean): Promise<{ window: WindowInfo; child: ChildProcess }> {
-    // Window ids are reused when a program is restarted, so a window is known by its id and its process.
-    const identity = (w: WindowInfo) => `${w.id}:${w.pid}`;
-    const before = new Set((await this.driver.windows()).map(identity));
+    const before = await this.windowsNow();
     const logPath = path.join(this.logDir, `launch-${++this.launches}.log`);
     const log = fs.openSync(logPath, 'w');
     const stdio: StdioOptions = debugPipe ? ['ignore', log, log, 'pipe', 'pipe'] : ['ignore', log, log];
@@ -125,17 +218,7 @@ export class Launcher {
       const lines = fs.readFileSync(logPath, 'utf8').trim().split('\n').slice(-5).join('\n');
       return lines ? `\n${lines}` : '';
     };
-
-    // A launcher that exits 0 after forking (a wrapper script, a single-instance
-    // program handing over) is followed through its children: any new window counts.
-    const window = await waitFor(`a window from '${label}'`, async () => {
-      if (exitCode !== null && exitCode !== 0) throw new Error(`'${label}' exited with code ${exitCode} before opening a window.${tail()}`);
-      return (await this.driver.windows()).find((w) => !before.has(identity(w)));
-    }, { timeoutMs, intervalMs: 40 }).catch((error) => {
-      if (!(error instanceof TimeoutError)) throw error;
-      const gone = exitCode === null ? '' : ` It exited with code ${exitCode}, and nothing it started opened one.`;
-      throw new Error(`'${label}' opened no window within ${(timeoutMs / 1000).toFixed(1)} s.${gone}${tail()}`);
-    });
+    const window = await this.newWindow(before, label, timeoutMs, () => exitCode, tail);
     return { window, child };
   }
 
@@ -157,9 +240,13 @@ export class Launcher {
     }
   }
 
-  /** Forgets the browser profiles of programs that have ended (the reset removes them with the home, or here). */
-  removeProfiles(): void {
-    for (const profile of this.profiles.splice(0)) fs.rmSync(profile, { recursive: true, force: true });
+  /** Removes the profiles of the browsers that have ended (all but the kept one's). */
+  private removeProfiles(): void {
+    const kept = this.browser?.profile;
+    for (const profile of this.profiles.splice(0)) {
+      if (profile === kept) this.profiles.push(profile);
+      else fs.rmSync(profile, { recursive: true, force: true });
+    }
   }
 
   /**

@@ -140,14 +140,12 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   const lifetime = new Lifetime((reason) => void terminate(reason), config.keepAlive);
-  const space = new ProgramSpace(env, folder.home, user, config.id);
+  const space = new ProgramSpace(env, folder.home, user, config.id, folder.browsers);
   const launcher = new Launcher(driver, processes, space, workDir, (deadlineMs) => focusedWidgets(a11y, deadlineMs));
   const resetPrograms = async () => {
-    const ended = await endMarkedPrograms(space, driver);
-    space.sessions.clear();
+    const ended = await launcher.endPrograms();
     // Services the session bus started on demand (dconf) hold the home: they go too, and start again when asked.
     const services = bus ? await endProcesses(childrenOf(bus.pid), null, { closeMs: 0, termMs: 1000 }) : 0;
-    launcher.removeProfiles();
     folder!.reset();
     return ended + services;
   };

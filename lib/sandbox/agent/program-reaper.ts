@@ -110,7 +110,8 @@ export async function endProcesses(pids: number[], driver: Driver | null, bounds
   return all.size;
 }
 
-/** Ends every program that carries the marks, as a person would close them. */
-export function endMarkedPrograms(marks: ProgramMarks, driver: Driver | null, bounds: ReapBounds = DEFAULT_REAP_BOUNDS): Promise<number> {
-  return endProcesses(markedProcesses(marks), driver, bounds, () => markedProcesses(marks));
+/** Ends every program that carries the marks, as a person would close them; `spare` stays. */
+export function endMarkedPrograms(marks: ProgramMarks, driver: Driver | null, bounds: ReapBounds = DEFAULT_REAP_BOUNDS, spare: ReadonlySet<number> = new Set()): Promise<number> {
+  const marked = () => markedProcesses(marks).filter((pid) => !spare.has(pid));
+  return endProcesses(marked(), driver, bounds, marked);
 }

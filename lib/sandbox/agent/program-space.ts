@@ -25,6 +25,8 @@ export class ProgramSpace {
     readonly user: SandboxUser | null,
     /** Marks every process they start, so that reset and stop find them all. */
     readonly mark: string,
+    /** Where browser profiles go: a folder of the programs' user that a reset leaves alone. */
+    readonly browsers: string = home,
   ) {
     this.env = { ...env, [PROGRAM_MARK]: mark };
   }

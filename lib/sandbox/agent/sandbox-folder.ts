@@ -13,6 +13,7 @@ import type { SandboxUser } from './sandbox-user';
  *
  *   <root>/home   HOME, with .config, .local/share, .cache and .local/state
  *   <root>/tmp    TMPDIR
+ *   <root>/browsers  the browsers' profiles: a reset leaves the kept browser's
  *   <root>/run    XDG_RUNTIME_DIR: the session bus's socket
  *
  * It lives in the system's temp folder, not the state folder: a socket's path
@@ -21,6 +22,8 @@ import type { SandboxUser } from './sandbox-user';
 export class SandboxFolder {
   readonly home: string;
   readonly tmp: string;
+  /** Browser profiles; a reset leaves this folder alone, since the browser kept across scenarios still uses its profile. */
+  readonly browsers: string;
   readonly run: string;
 
   constructor(
@@ -33,12 +36,13 @@ export class SandboxFolder {
     this.home = path.join(root, 'home');
     this.tmp = path.join(root, 'tmp');
     this.run = path.join(root, 'run');
+    this.browsers = path.join(root, 'browsers');
   }
 
   create(): void {
     fs.mkdirSync(this.root, { recursive: true, mode: 0o700 });
     this.own(this.root);
-    for (const dir of [this.run, this.tmp]) {
+    for (const dir of [this.run, this.tmp, this.browsers]) {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       this.own(dir);
     }

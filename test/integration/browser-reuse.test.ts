@@ -1,0 +1,55 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { serveFolder } from '../../lib/util/static-server';
+import { cleanupAfterFile, newClient, pageTitle, testState, waitForPageState } from '../helpers/glance';
+
+/**
+ * A sandbox reused across scenarios keeps its Chromium: a reset closes every
+ * window and context of it, and the next page opens in a fresh context of
+ * the same process, with nothing kept from the pages before.
+ */
+const state = testState();
+const cleanup = cleanupAfterFile(state, after);
+
+test("a reset closes the browser's windows and keeps its process, and the next page opens in a fresh context", async (t) => {
+  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'visits-'));
+  // Counts its visits in localStorage and shows the count in its title.
+  fs.writeFileSync(path.join(dir, 'visits.html'), `<!doctype html><meta charset="utf-8"><h1 id="v"></h1><script>
+    const visits = Number(localStorage.getItem('visits') || 0) + 1;
+    localStorage.setItem('visits', String(visits));
+    document.cookie = 'seen=yes';
+    document.getElementById('v').textContent = 'Visits: ' + visits;
+    document.title = JSON.stringify({ visits, cookie: document.cookie.includes('seen=yes') && visits > 1 });
+  </script>`);
+  const server = await serveFolder(dir);
+  t.after(() => server.close());
+  const client = newClient(state, { dashcam: false });
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  const browserPids = async () => (await client.exec('sh', 'pgrep -f -- "[-]-keep-alive-for-test" || true')).trim().split('\n').filter(Boolean).map(Number);
+
+  await client.provision.chrome({ url: `${server.url}/visits.html` });
+  await waitForPageState(client, (s) => s.visits === 1);
+  const first = await browserPids();
+  assert.ok(first.length > 0, 'the browser runs');
+
+  await client.resetApps();
+  assert.equal(await pageTitle(client), '', 'no browser window is left');
+  const kept = await browserPids();
+  assert.ok(first.every((pid) => kept.includes(pid)), `the browser's processes stay (${first} then ${kept})`);
+
+  await client.provision.chrome({ url: `${server.url}/visits.html` });
+  // A fresh context: the first visit again, without the cookie set before.
+  assert.deepEqual(await waitForPageState(client, (s) => s.visits !== undefined), { visits: 1, cookie: false });
+  const again = await browserPids();
+  assert.ok(first.every((pid) => again.includes(pid)), 'the page opened in the same browser process');
+  const heading = await client.find("'Visits: 1'");
+  assert.ok(heading.found(), heading.reason ?? '');
+  // It fills the screen and takes clicks and keys as the first window did.
+  const size = client.getInstance()!.resolution.split('x').map(Number);
+  assert.ok(heading.boundingBox!.y < size[1] / 2, 'the page starts at the top of the screen');
+});
