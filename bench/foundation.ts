@@ -59,6 +59,16 @@ export async function foundationBench(): Promise<Figure[]> {
       clickTimes.push(performance.now() - t);
     }
     figures.push(figure('click to first visible change', clickTimes, '<= 30'));
+
+    // The next scenario of a reused sandbox: the reset keeps Chromium, and the page opens in a fresh context of it.
+    const warmOpen: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await client.resetApps();
+      const t = performance.now();
+      await client.provision.chrome({ url: page });
+      warmOpen.push(performance.now() - t);
+    }
+    figures.push(figure('provision.chrome in a reused sandbox (a fresh context of the kept Chromium)', warmOpen, '<= 250'));
     await client.disconnect();
 
     const reconnect = figure('reconnect (rejoin by sandboxId)', await reconnectTimes(state, instance.instanceId), '<= 200');
