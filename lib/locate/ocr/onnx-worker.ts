@@ -30,9 +30,12 @@ async function answer(request: ModelRequest): Promise<{ data: ArrayBuffer; dims:
   return { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, dims: result.dims };
 }
 
+// One request at a time: a model must not be released while a run of it is under way (onnxruntime runs it
+// a tick after it is asked), which ends the whole process rather than the run.
+let queue: Promise<void> = Promise.resolve();
 parentPort!.on('message', (request: ModelRequest) => {
-  answer(request).then(
+  queue = queue.then(() => answer(request).then(
     (result) => parentPort!.postMessage({ id: request.id, result, error: null }, result ? [result.data] : []),
     (error: Error) => parentPort!.postMessage({ id: request.id, result: null, error: error.message }),
-  );
+  ));
 });
