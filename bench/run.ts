@@ -10,6 +10,7 @@ import { evidenceBench } from './evidence';
 import { liveGroundingBench } from './live-grounding';
 import { warmBench } from './warm';
 import { appearBench } from './appear';
+import { stepsBench } from './steps';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
@@ -26,6 +27,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   'live-grounding': liveGroundingBench,
   warm: warmBench,
   appear: appearBench,
+  steps: stepsBench,
 };
 
 async function main(): Promise<void> {

@@ -9,6 +9,8 @@ import { sessionFactsText } from '../lib/report/session-facts';
 import { addUsage, noUsage, UsageTotals, usageText } from '../lib/report/model-usage';
 import { scenarioSettings } from './settings';
 import { RESOLUTION_STEP } from '../steps/setup';
+import { addCommand, noPhases, rounded, StepPhases } from '../lib/report/step-timing';
+import type { CommandEvent } from '../lib/client/command-runner';
 
 const { After, AfterAll, AfterStep, Before, BeforeStep, setDefaultTimeout, setWorldConstructor, Status } = cucumber;
 
@@ -32,12 +34,16 @@ const REUSE_KEEP_ALIVE_MS = 60_000;
 let workerSandbox: { id: string; resolution: string } | null = null;
 /** Each scenario's vision-model calls, summed from its client's `ai:usage` events. */
 const modelUsage = new WeakMap<GlanceWorld, UsageTotals>();
+/** Where the current step's time went, from its client's commands. */
+const stepTiming = new WeakMap<GlanceWorld, StepPhases>();
 
 Before(async function (this: GlanceWorld, { pickle }) {
   await startScenario(this, pickle);
   const usage = noUsage();
   modelUsage.set(this, usage);
   this.client.getEmitter().on('ai:usage', (call) => addUsage(usage, call));
+  const timeCommand = (command: CommandEvent) => { const phases = stepTiming.get(this); if (phases) addCommand(phases, command); };
+  this.client.getEmitter().on('command:success', timeCommand).on('command:error', timeCommand);
   // The facts the report's metadata is made of (see lib/report/).
   const instance = this.client.getInstance()!;
   this.attach(sessionFactsText({ os: instance.os, resolution: instance.resolution, locator: this.client.getLocator(), sandbox: instance.instanceId }), 'text/plain');
@@ -79,6 +85,7 @@ async function startScenario(world: GlanceWorld, pickle: ITestCaseHookParameter[
 // Screenshot names carry the line of the step in its feature file.
 BeforeStep(function (this: GlanceWorld, { pickleStep, gherkinDocument }) {
   this.client?.setTestLine(stepLine(gherkinDocument, pickleStep.astNodeIds[0]) ?? null);
+  stepTiming.set(this, noPhases());
 });
 
 // A failed step shows the screen it failed on (where the scenario last acted
@@ -86,6 +93,9 @@ BeforeStep(function (this: GlanceWorld, { pickleStep, gherkinDocument }) {
 // and what was there instead; with autoScreenshots every step shows its screen.
 AfterStep(async function (this: GlanceWorld, { result, pickleStep }) {
   if (!this.client?.getInstance()) return;
+  const timing = stepTiming.get(this);
+  if (timing) this.attach(evidenceAttachment({ kind: 'timing', phases: rounded(timing) }), STEP_EVIDENCE);
+  stepTiming.delete(this);
   if (result.status === Status.FAILED) {
     const at = Date.now();
     const find = this.lastFind;

@@ -16,6 +16,8 @@ export interface CommandNotes {
   engine?: string;
   /** How the redraw wait after an action went. */
   redraw?: { changed: boolean; settled: boolean; waitedMs: number; networkQuiet: boolean | null };
+  /** Where a find's time went, in ms. */
+  phases?: { capture: number; cache: number; engine: number; change: number };
 }
 
 export interface CommandEvent extends CommandNotes {

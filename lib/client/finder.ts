@@ -45,7 +45,7 @@ export class Finder {
       this.emitUsage('find', description, result.modelCalls);
       if (result.notFound) this.runner.log(result.notFound.split('\n')[0]);
       // A find that failed names the engines it tried: no engine answered it.
-      context.note({ description, cacheHit: result.cache.hit, ...(result.element ? { engine: result.element.engine } : { outcome: 'not-found' as const }) });
+      context.note({ description, cacheHit: result.cache.hit, phases: result.phases, ...(result.element ? { engine: result.element.engine } : { outcome: 'not-found' as const }) });
       return this.element(description, result, settings, options);
     }, description);
     const act = (run: (e: Element) => Promise<void>) => element.then(run);

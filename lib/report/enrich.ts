@@ -1,6 +1,6 @@
 import { MediaStore } from './media';
 import { STEP_EVIDENCE, StepEvidence } from './step-evidence';
-import { clipHtml, failureHtml, findHtml, pictureHtml } from './evidence-html';
+import { clipHtml, failureHtml, findHtml, pictureHtml, timingHtml } from './evidence-html';
 
 interface Embedding { mime_type: string; data: string }
 interface JsonStep { embeddings?: Embedding[] }
@@ -41,6 +41,10 @@ export async function enrichFeatures(features: JsonFeature[], media: MediaStore)
         else if (evidence?.kind === 'failure') out.push(html(failureHtml(evidence, evidence.picture ? await media.picture(evidence.picture) : null, clip)));
         else if (evidence?.kind === 'picture') out.push(html(pictureHtml(evidence, await media.picture(evidence.picture))));
         else if (evidence?.kind === 'clip') out.push(html(clipHtml(evidence, clipLink)));
+        else if (evidence?.kind === 'timing') {
+          const shown = timingHtml(evidence);
+          if (shown) out.push(html(shown));
+        }
         else if (/^image\/(png|jpeg)$/.test(embedding.mime_type)) {
           out.push(html(pictureHtml({ kind: 'picture', title: 'attached picture', picture: '' }, await media.picture(Buffer.from(embedding.data, 'base64')))));
         } else out.push(embedding);

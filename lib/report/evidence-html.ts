@@ -1,5 +1,6 @@
 import type { Box } from '../types/screen';
-import type { ClipEvidence, FailureEvidence, FindEvidence, PictureEvidence } from './step-evidence';
+import type { ClipEvidence, FailureEvidence, FindEvidence, PictureEvidence, TimingEvidence } from './step-evidence';
+import { PHASES } from './step-timing';
 import { hasQuoteMark } from '../util/quotes';
 
 /** A clip link starts this long before the failure, to show what led to it. */
@@ -72,4 +73,16 @@ export function clipHtml(e: ClipEvidence, link: string | null): string {
   const size = e.bytes > 1024 * 1024 ? `${(e.bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(e.bytes / 1024)} KB`;
   return `<div class="glance-dashcam"><p><b>Dashcam</b>: ${clock(e.durationMs / 1000)}, ${size} · <a class="glance-clip" href="${escapeHtml(link)}" target="_blank">open the clip</a></p>
 <video class="glance-video" controls preload="metadata" src="${escapeHtml(link)}" style="max-width:100%"></video></div>`;
+}
+
+const PHASE_COLOURS: Record<string, string> = { capture: '#8da0cb', cache: '#66c2a5', engine: '#fc8d62', change: '#e78ac3', action: '#a6d854', still: '#ffd92f' };
+
+/** Where a step's time went: each phase in ms, and a bar of their shares. */
+export function timingHtml(e: TimingEvidence): string {
+  const spent = PHASES.filter(({ phase }) => e.phases[phase] > 0);
+  const total = spent.reduce((sum, { phase }) => sum + e.phases[phase], 0);
+  if (!total) return '';
+  const bar = spent.map(({ phase, name }) => `<span title="${escapeHtml(name)}: ${e.phases[phase]} ms" style="display:inline-block;height:8px;width:${((100 * e.phases[phase]) / total).toFixed(1)}%;background:${PHASE_COLOURS[phase]}"></span>`).join('');
+  const words = spent.map(({ phase, name }) => `<span style="border-left:8px solid ${PHASE_COLOURS[phase]};padding-left:3px">${escapeHtml(name)} ${e.phases[phase]} ms</span>`).join(' · ');
+  return `<div class="glance-timing"><p><b>time</b>: ${words}</p><div style="width:100%;max-width:600px;line-height:0">${bar}</div></div>`;
 }

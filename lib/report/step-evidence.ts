@@ -1,4 +1,5 @@
 import type { Box } from '../types/screen';
+import type { StepPhases } from './step-timing';
 
 /**
  * What Glance's Cucumber support attaches to a step for the report: plain
@@ -7,7 +8,13 @@ import type { Box } from '../types/screen';
  */
 export const STEP_EVIDENCE = 'application/vnd.glance.evidence+json';
 
-export type StepEvidence = FindEvidence | FailureEvidence | PictureEvidence | ClipEvidence;
+export type StepEvidence = FindEvidence | FailureEvidence | PictureEvidence | ClipEvidence | TimingEvidence;
+
+/** Where a step's time went (see step-timing.ts), in ms. */
+export interface TimingEvidence {
+  kind: 'timing';
+  phases: StepPhases;
+}
 
 /** A find step: what was looked for, what answered, the screen with the box. */
 export interface FindEvidence {

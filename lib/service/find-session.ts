@@ -91,6 +91,7 @@ export class FindSession {
       debugScreenshot,
       modelCalls,
       aiResponse: outcome.candidate?.aiResponse ?? modelCalls.at(-1)?.answer ?? null,
+      phases: outcome.phases,
     };
   }
 

@@ -43,6 +43,26 @@ export interface FindOutcome {
   screen: Screen | null;
   /** The last cache lookup, when the cache was consulted. */
   cache: CacheLookup | null;
+  /** Where the find's time went. */
+  phases: FindPhases;
+}
+
+/** Where a find's time went, in ms: capturing the screen, the cache, the engines, and waiting for the screen to change between looks. */
+export interface FindPhases {
+  capture: number;
+  cache: number;
+  engine: number;
+  change: number;
+}
+
+/** Adds the time `work` takes to `phases[phase]`. */
+async function timed<T>(phases: FindPhases, phase: keyof FindPhases, work: () => Promise<T> | T): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    phases[phase] += performance.now() - started;
+  }
 }
 
 export interface FindInputs extends ChangeSource {
@@ -75,26 +95,28 @@ export async function runFind(inputs: FindInputs, description: string, settings:
   let nextProgress = started + RETRY_CEILING_MS;
   let cache: CacheLookup | null = null;
   let movedLooks = 0;
+  const phases: FindPhases = { capture: 0, cache: 0, engine: 0, change: 0 };
   const done = (candidate: Candidate | null, screen: Screen | null): FindOutcome => ({
     description: wrapped, query, candidate, best: candidate ?? best, engine, rejection: candidate ? null : rejection,
     attempts, elapsedMs: Date.now() - started, screen, cache,
+    phases: { capture: Math.round(phases.capture), cache: Math.round(phases.cache), engine: Math.round(phases.engine), change: Math.round(phases.change) },
   });
   for (;;) {
     const mark = await watch.mark();
-    const screen = await capture();
+    const screen = await timed(phases, 'capture', capture);
     const changed = !lastScreen || !screen.data.equals(lastScreen.data);
     if (changed || Date.now() - lastAttemptAt >= RETRY_CEILING_MS) {
       attempts++;
       lastAttemptAt = Date.now();
       lastScreen = screen;
       if (lookup) {
-        cache = await lookup(screen);
+        cache = await timed(phases, 'cache', () => lookup(screen));
         if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
       }
       const stale = movedLooks < MAX_MOVED_LOOKS ? watch.staleness(screen, mark) : undefined;
       try {
         const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, stale };
-        const result = await chain.attempt(context, query, settings);
+        const result = await timed(phases, 'engine', () => chain.attempt(context, query, settings));
         if (result.engine) engine = result.engine;
         if (result.candidate) {
           cache?.evictStale?.(); // the cached entry said the element was elsewhere, or looked different
@@ -122,7 +144,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       nextProgress += RETRY_CEILING_MS;
     }
     // Until something is drawn (or the unchanged screen is due another look).
-    await watch.changeAfter(mark, Math.min(deadline, lastAttemptAt + RETRY_CEILING_MS, nextProgress) - now);
+    await timed(phases, 'change', () => watch.changeAfter(mark, Math.min(deadline, lastAttemptAt + RETRY_CEILING_MS, nextProgress) - now));
   }
   return done(null, lastScreen);
 }

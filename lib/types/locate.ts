@@ -81,6 +81,8 @@ export interface LocateResult {
   modelCalls: ModelCall[];
   /** The model's last answer (its reason, when it found nothing). */
   aiResponse: string | null;
+  /** Where the find's time went, in ms. */
+  phases: { capture: number; cache: number; engine: number; change: number };
 }
 
 /** The answer to a findAll: every match in reading order. */
