@@ -11,6 +11,7 @@ import { liveGroundingBench } from './live-grounding';
 import { warmBench } from './warm';
 import { appearBench } from './appear';
 import { stepsBench } from './steps';
+import { parallelBench } from './parallel';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
@@ -28,6 +29,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   warm: warmBench,
   appear: appearBench,
   steps: stepsBench,
+  parallel: parallelBench,
 };
 
 async function main(): Promise<void> {

@@ -1,5 +1,3 @@
-import type { CommandEvent } from '../client/command-runner';
-
 /**
  * Where a step's time went, from its commands: the find's capture, cache and
  * engines, the wait for the screen to change between its looks, the actions
@@ -19,10 +17,20 @@ export const PHASES: { phase: Phase; name: string }[] = [
 
 export type StepPhases = Record<Phase, number>;
 
+/** What a step's time is read from: one finished command, as the client's command events tell it. */
+export interface TimedCommand {
+  command: string;
+  durationMs?: number;
+  /** The redraw wait after an action. */
+  redraw?: { waitedMs: number };
+  /** A find's own split. */
+  phases?: { capture: number; cache: number; engine: number; change: number };
+}
+
 export const noPhases = (): StepPhases => ({ still: 0, capture: 0, cache: 0, engine: 0, action: 0, change: 0 });
 
 /** Adds one finished command's time to a step's phases. */
-export function addCommand(phases: StepPhases, command: Pick<CommandEvent, 'command' | 'durationMs' | 'redraw' | 'phases'>): void {
+export function addCommand(phases: StepPhases, command: TimedCommand): void {
   if (command.phases) {
     for (const phase of ['capture', 'cache', 'engine', 'change'] as const) phases[phase] += command.phases[phase];
     return;

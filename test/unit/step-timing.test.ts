@@ -6,7 +6,7 @@ import { timingHtml } from '../../lib/report/evidence-html';
 test("a step's time is split by its commands: a find's own phases, an action less its redraw wait, and the wait", () => {
   const phases = noPhases();
   addCommand(phases, { command: 'find', durationMs: 131, phases: { capture: 6, cache: 40, engine: 60, change: 25 } });
-  addCommand(phases, { command: 'click', durationMs: 120.4, redraw: { changed: true, settled: true, waitedMs: 70, networkQuiet: null } });
+  addCommand(phases, { command: 'click', durationMs: 120.4, redraw: { waitedMs: 70 } });
   addCommand(phases, { command: 'type', durationMs: 90 });
   addCommand(phases, { command: 'assert', durationMs: 300 });
   assert.deepEqual(rounded(phases), { capture: 6, cache: 40, engine: 360, change: 25, action: 140, still: 70 });
