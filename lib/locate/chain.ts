@@ -95,7 +95,7 @@ export class EngineChain {
           contradictions.push(...checked.contradictions);
         } else if (candidates.length && engine.exact) {
           // Read back on pixels that are gone, a box from the tree as it is now would be refused.
-          if (context.stale?.signal.aborted) throw new ScreenMoved();
+          if (await context.stale?.check()) throw new ScreenMoved();
           candidates = await confirmOnPixels(candidates, query, context, this.engines.filter((e) => !e.exact));
         }
         if (candidates.length) return { candidates, engine };

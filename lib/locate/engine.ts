@@ -55,7 +55,7 @@ export interface EngineContext {
 
 /** Whether the screen a find is reading is still the one shown. */
 export interface Staleness {
-  /** Aborted once the screen has changed beyond a caret. */
+  /** Aborted once the screen has changed beyond a caret (watched from the first check on). */
   readonly signal: AbortSignal;
   /** Looks now: true (and the signal aborted) when the screen has moved. */
   check(): Promise<boolean>;

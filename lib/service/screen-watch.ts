@@ -50,18 +50,21 @@ export class ScreenWatch {
   }
 
   /**
-   * Whether `screen` (captured after `mark`) is still what the screen shows:
-   * its signal is aborted once anything beyond a caret changes (a few words
-   * appearing count),
-   * so that a slow engine stops reading a screen that is gone. `stop()` ends
-   * the watching.
+   * Whether `screen` (captured after `mark`) is still what the screen shows.
+   * `check()` looks now; from the first check on, the screen is also watched,
+   * and the signal is aborted once anything beyond a caret changes (a few
+   * words appearing count), so that a slow engine stops reading a screen that
+   * is gone. Until then nothing is captured: a find the first engine answers
+   * pays nothing for it. `stop()` ends the watching.
    */
   staleness(screen: Screen, mark: number | null): Staleness & { stop(): void } {
     const moved = new AbortController();
     const stopped = new AbortController();
-    const seen = sampleFrame(screen);
+    let seen: Uint32Array | null = null;
     let after = mark;
+    let watching = false;
     const look = async (): Promise<boolean> => {
+      seen ??= sampleFrame(screen);
       if (!moved.signal.aborted && changedBeyondCaret(seen, sampleFrame(await this.source.capture()), screen.width)) moved.abort();
       return moved.signal.aborted;
     };
@@ -74,11 +77,13 @@ export class ScreenWatch {
         await look();
       }
     };
-    watch().catch(() => undefined); // stopped mid-request, or the sandbox went away: the find's own calls say so
     return {
       signal: moved.signal,
-      // A look now, where the screen may have changed since the mark.
       check: async () => {
+        if (!watching) {
+          watching = true;
+          watch().catch(() => undefined); // stopped mid-request, or the sandbox went away: the find's own calls say so
+        }
         if (moved.signal.aborted) return true;
         if (after !== null && (await this.source.changes!(-1, 0)) === after) return false;
         return look();
