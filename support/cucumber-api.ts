@@ -7,13 +7,14 @@ import type * as CucumberApi from '@cucumber/cucumber';
  * Glance's own copy, and every Glance step would be "undefined". So the
  * project's copy is taken first, Glance's own only when the project has none.
  */
-function projectCucumber(): typeof CucumberApi {
+export function cucumberModule(subpath = ''): unknown {
+  const name = subpath ? `@cucumber/cucumber/${subpath}` : '@cucumber/cucumber';
   try {
-    return require(require.resolve('@cucumber/cucumber', { paths: [process.cwd()] }));
+    return require(require.resolve(name, { paths: [process.cwd()] }));
   } catch {
-    return require('@cucumber/cucumber');
+    return require(name);
   }
 }
 
-export const cucumber = projectCucumber();
+export const cucumber = cucumberModule() as typeof CucumberApi;
 export type { IWorldOptions, ITestCaseHookParameter } from '@cucumber/cucumber';

@@ -8,6 +8,8 @@ import { GlanceWorld } from './world';
 import { sessionFactsText } from '../lib/report/session-facts';
 import { addUsage, noUsage, UsageTotals, usageText } from '../lib/report/model-usage';
 import { scenarioSettings } from './settings';
+import { SandboxPool } from './sandbox-pool';
+import { plannedRun } from './planned-run';
 import { RESOLUTION_STEP } from '../steps/setup';
 import { addCommand, noPhases, rounded, StepPhases } from '../lib/report/step-timing';
 import type { CommandEvent } from '../lib/client/command-runner';
@@ -32,6 +34,15 @@ function newClient(options: ClientOptions): Client {
 /** A reused sandbox stays this long between scenarios; the last one is stopped when the worker ends. */
 const REUSE_KEEP_ALIVE_MS = 60_000;
 let workerSandbox: { id: string; resolution: string } | null = null;
+/** Sandboxes started before their scenario: the first while Cucumber loads (see start-ahead.ts), and the warm pool. */
+export const pool = new SandboxPool(newClient);
+
+// The worker's first sandbox starts now, while Cucumber loads the features, with the profile's settings.
+pool.startAheadOnce(plannedRun().then((plan) => {
+  if (!plan?.runsScenarios) return null;
+  const settings = scenarioSettings(plan.worldParameters, process.env, []);
+  return settings.sandboxId ? null : settings.client;
+})); // a bad setting starts nothing here: the first scenario fails with its message
 /** Each scenario's vision-model calls, summed from its client's `ai:usage` events. */
 const modelUsage = new WeakMap<GlanceWorld, UsageTotals>();
 /** Where the current step's time went, from its client's commands. */
@@ -67,19 +78,29 @@ async function startScenario(world: GlanceWorld, pickle: ITestCaseHookParameter[
     return;
   }
   if (world.settings.reuseSandbox && workerSandbox?.resolution === resolution) {
-    try {
-      await world.client.connect({ sandboxId: workerSandbox.id, keepAlive });
-      await world.client.resetApps(); // a known state: provisioning runs again
-      return;
-    } catch {
-      workerSandbox = null; // gone: start a new one
-    }
+    if (await joinFresh(world.client, workerSandbox.id, keepAlive)) return;
+    workerSandbox = null; // gone: start a new one
   }
-  const instance = await world.client.connect({ newSandbox: true, keepAlive });
+  const ahead = await pool.take(world.settings.client);
+  const joined = ahead !== null && await joinFresh(world.client, ahead, keepAlive);
+  const instance = joined ? world.client.getInstance()! : await world.client.connect({ newSandbox: true, keepAlive });
   if (world.settings.reuseSandbox) {
-    if (workerSandbox) await stopSandbox(workerSandbox.id);
+    if (workerSandbox) await pool.stop(workerSandbox.id);
     workerSandbox = { id: instance.instanceId, resolution };
+  } else if (world.settings.warmSandboxes > 0) {
+    pool.fill(world.settings.client, world.settings.warmSandboxes); // the next scenarios' start while this one runs
   }
+}
+
+/** Joins a running sandbox as a fresh one: what the last scenario left is closed, and provisioning runs again. False when it is gone. */
+async function joinFresh(client: Client, sandboxId: string, keepAlive: number): Promise<boolean> {
+  try {
+    await client.connect({ sandboxId, keepAlive });
+  } catch {
+    return false;
+  }
+  await client.resetApps();
+  return true;
 }
 
 // Screenshot names carry the line of the step in its feature file.
@@ -146,8 +167,9 @@ After(async function (this: GlanceWorld, { result, pickle, gherkinDocument }) {
 });
 
 AfterAll(async () => {
-  if (workerSandbox) await stopSandbox(workerSandbox.id);
+  if (workerSandbox) await pool.stop(workerSandbox.id);
   workerSandbox = null;
+  await pool.drain();
   // The engines (OCR's worker threads) would stay for the next scenario's session a moment longer, and the process with them.
   if (clientsMade) await (require('../lib/service/local-service') as typeof import('../lib/service/local-service')).LocalService.shutdownEmbedded();
 });
@@ -175,15 +197,4 @@ function testName(uri: string, scenario: string): string {
   const seen = (testNames.get(name) ?? 0) + 1;
   testNames.set(name, seen);
   return seen > 1 ? `${name}-${seen}` : name;
-}
-
-async function stopSandbox(id: string): Promise<void> {
-  const client = newClient({ sandboxId: id, preview: 'none', logging: false, dashcam: false });
-  try {
-    await client.auth();
-    await client.connect({ keepAlive: 0 });
-  } catch {
-    return; // already gone
-  }
-  await client.disconnect();
 }

@@ -12,6 +12,8 @@ export interface ScenarioSettings {
   keepAlive: number;
   /** Reuse one sandbox per worker across scenarios. */
   reuseSandbox: boolean;
+  /** Without reuseSandbox: how many sandboxes wait, started, for the next scenarios (0: none). */
+  warmSandboxes: number;
   /** Relative URLs in "I open ... in the browser" resolve against it. */
   baseUrl?: string;
   /** Default find options for every step of the scenario (@zoom). */
@@ -21,7 +23,7 @@ export interface ScenarioSettings {
 }
 
 export interface GlanceParameters {
-  glance?: Partial<ClientOptions> & { reuseSandbox?: boolean; baseUrl?: string; keepAlive?: number; zoom?: boolean };
+  glance?: Partial<ClientOptions> & { reuseSandbox?: boolean; warmSandboxes?: number; baseUrl?: string; keepAlive?: number; zoom?: boolean };
 }
 
 const bool = (name: string, value: string): boolean => {
@@ -30,20 +32,35 @@ const bool = (name: string, value: string): boolean => {
   throw new InvalidOptionError(name, `${name} is '${value}'; use true or false.`);
 };
 
-const int = (name: string, value: string): number => {
-  if (!/^\d+$/.test(value)) throw new InvalidOptionError(name, `${name} is '${value}'; use a whole number of milliseconds.`);
+const int = (name: string, value: string, unit = 'milliseconds'): number => {
+  if (!/^\d+$/.test(value)) throw new InvalidOptionError(name, `${name} is '${value}'; use a whole number of ${unit}.`);
   return Number(value);
 };
 
+/** Sandboxes cost memory (see the docs), so the warm pool stays small. */
+const MAX_WARM_SANDBOXES = 4;
+
+const warmCount = (name: string, value: unknown): number => {
+  const n = typeof value === 'string' ? int(name, value, 'sandboxes') : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_WARM_SANDBOXES) {
+    throw new InvalidOptionError(name, `${name} is ${JSON.stringify(value)}; use a whole number from 0 to ${MAX_WARM_SANDBOXES} (sandboxes started ahead for the next scenarios).`);
+  }
+  return n;
+};
+
 export function scenarioSettings(parameters: GlanceParameters, env: NodeJS.ProcessEnv, tags: string[]): ScenarioSettings {
-  const { reuseSandbox = false, baseUrl, keepAlive, zoom = false, ...client } = parameters.glance ?? {};
-  const s: ScenarioSettings = { client: { preview: 'none', logging: false, ...client }, keepAlive: keepAlive ?? 0, reuseSandbox, baseUrl, zoom };
+  const { reuseSandbox = false, warmSandboxes = 0, baseUrl, keepAlive, zoom = false, ...client } = parameters.glance ?? {};
+  const s: ScenarioSettings = {
+    client: { preview: 'none', logging: false, ...client }, keepAlive: keepAlive ?? 0, reuseSandbox,
+    warmSandboxes: warmCount('worldParameters.glance.warmSandboxes', warmSandboxes), baseUrl, zoom,
+  };
 
   // Environment.
   if (env.GLANCE_OS) s.client.os = env.GLANCE_OS as ClientOptions['os'];
   if (env.GLANCE_RESOLUTION) s.client.resolution = env.GLANCE_RESOLUTION;
   if (env.GLANCE_KEEP_ALIVE) s.keepAlive = int('GLANCE_KEEP_ALIVE', env.GLANCE_KEEP_ALIVE);
   if (env.GLANCE_REUSE_SANDBOX) s.reuseSandbox = bool('GLANCE_REUSE_SANDBOX', env.GLANCE_REUSE_SANDBOX);
+  if (env.GLANCE_WARM_SANDBOXES) s.warmSandboxes = warmCount('GLANCE_WARM_SANDBOXES', env.GLANCE_WARM_SANDBOXES);
   if (env.GLANCE_DEBUG_ON_FAILURE) s.client.debugOnFailure = bool('GLANCE_DEBUG_ON_FAILURE', env.GLANCE_DEBUG_ON_FAILURE);
   if (env.GLANCE_AUTO_SCREENSHOTS) s.client.autoScreenshots = bool('GLANCE_AUTO_SCREENSHOTS', env.GLANCE_AUTO_SCREENSHOTS);
   if (env.GLANCE_VERIFY) s.client.verify = bool('GLANCE_VERIFY', env.GLANCE_VERIFY);
