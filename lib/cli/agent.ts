@@ -3,6 +3,7 @@ import os from 'os';
 import path from 'path';
 import { X11Driver } from '../sandbox/agent/x11-driver';
 import { Launcher } from '../sandbox/agent/launcher';
+import { PageLoads } from '../sandbox/agent/page-loads';
 import { ProcessGroup } from '../sandbox/agent/processes';
 import { createAgentServer } from '../sandbox/agent/server';
 import { startEvidence } from '../sandbox/agent/evidence';
@@ -32,9 +33,10 @@ export async function agentCommand(args: string[]): Promise<number> {
   const id = `agent-${os.hostname()}`;
   // Programs it starts see this machine's environment, never the agent's token or Glance's keys.
   const space = new ProgramSpace({ ...programEnvironment(process.env, { ownSession: false }), DISPLAY: display }, workDir, null, `${id}-${process.pid}`);
-  const launcher = new Launcher(driver, processes, space, workDir);
+  const pageLoads = new PageLoads();
+  const launcher = new Launcher(driver, processes, space, workDir, pageLoads);
   // The dashcam records into the agent's own folder; clients fetch their clips over HTTP.
-  const evidence = await startEvidence({ display, driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null });
+  const evidence = await startEvidence({ display, driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null, pageLoads });
   const server = createAgentServer({
     id, token, driver, processes, space, routes: evidence.routes, launcher,
     resetPrograms: () => launcher.endPrograms(),

@@ -178,6 +178,20 @@ test('redraw: a click on a still page returns at once; a click that starts a 300
   await client.disconnect();
 });
 
+test('redraw: a click that navigates returns once the next page is on the screen, though the page handles the click late', async () => {
+  const client = await connected({ dashcam: false });
+  await client.provision.chrome({ url: redrawLab });
+  const events: CommandEvent[] = [];
+  client.getEmitter().on('command:success', (e: CommandEvent) => events.push(e));
+  // The button's handler is busy for 150 ms before it navigates: no pixel changes for longer than the look window.
+  await client.click(120, 710);
+  const after = await client.captureScreen();
+  assert.equal(events.at(-1)!.redraw!.changed, true, 'the navigation counted as the redraw of the click');
+  await sleep(300);
+  assert.ok(after.data.equals((await client.captureScreen()).data), 'the click returned with the next page already painted, not the old one');
+  await client.disconnect();
+});
+
 test('redraw: on a screen that never holds still, the wait ends at redraw.timeout and Glance says so once', async () => {
   const client = await connected({ dashcam: false, redraw: { timeout: 700 } });
   await client.provision.chrome({ url: redrawLab });

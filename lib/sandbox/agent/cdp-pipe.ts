@@ -18,6 +18,8 @@ export class CdpPipe {
   /** The page session waitForPaintedPage() attached, kept for waitForInput(). */
   private pageSession: string | undefined;
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  private readonly listeners: ((method: string, params: any, sessionId?: string) => void)[] = [];
+  private readonly closeListeners: (() => void)[] = [];
 
   constructor(private readonly input: Writable, output: Readable) {
     output.setEncoding('utf8');
@@ -32,12 +34,26 @@ export class CdpPipe {
     while ((end = this.buffered.indexOf('\0')) >= 0) {
       const message = JSON.parse(this.buffered.slice(0, end));
       this.buffered = this.buffered.slice(end + 1);
-      const waiter = message.id !== undefined ? this.pending.get(message.id) : undefined;
+      if (message.id === undefined && message.method) {
+        for (const listener of this.listeners) listener(message.method, message.params ?? {}, message.sessionId);
+        continue;
+      }
+      const waiter = this.pending.get(message.id);
       if (!waiter) continue;
       this.pending.delete(message.id);
       if (message.error) waiter.reject(new Error(`${message.error.message} (${message.error.code})`));
       else waiter.resolve(message.result);
     }
+  }
+
+  /** Calls `listener` with every event Chromium sends (of the sessions that enabled them). */
+  onEvent(listener: (method: string, params: any, sessionId?: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Calls `listener` once Chromium closed its end. */
+  onClose(listener: () => void): void {
+    this.closeListeners.push(listener);
   }
 
   /** False once Chromium closed its end. */
@@ -46,6 +62,7 @@ export class CdpPipe {
   }
 
   private failAll(error: Error): void {
+    if (!this.closed) for (const listener of this.closeListeners) listener();
     this.closed = true;
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();

@@ -5,6 +5,7 @@ import type http from 'http';
 import { Driver } from './driver';
 import { ProcessGroup } from './processes';
 import { Dashcam } from './dashcam';
+import type { PageActivity } from './page-loads';
 import { RedrawWatch } from './redraw';
 import { NetworkWatch } from './network-watch';
 import { evidenceRoutes } from './evidence-routes';
@@ -19,6 +20,8 @@ export interface EvidenceOptions {
   recordingsDir: string;
   /** Start x11vnc and the preview page (a local sandbox whose client wants a preview). */
   vnc: { token: string; title: string; env: NodeJS.ProcessEnv; log: number } | null;
+  /** The browser's pages, which an action's redraw wait also waits for. */
+  pageLoads: PageActivity;
 }
 
 export interface Evidence {
@@ -59,7 +62,7 @@ export async function startEvidence(options: EvidenceOptions): Promise<Evidence>
   const desktop = new Set(processes.pids());
   const dashcam = new Dashcam(options.display, () => ({ width: driver.width, height: driver.height }), processes, options.recordingsDir);
   const network = new NetworkWatch(() => processes.pids().filter((pid) => !desktop.has(pid) && pid !== dashcam.pid));
-  const redraw = new RedrawWatch(() => driver.capture(), (deadline) => network.quiet(deadline));
+  const redraw = new RedrawWatch(() => driver.capture(), (deadline) => network.quiet(deadline), options.pageLoads);
 
   let vncPort: number | null = null;
   let preview: { port: number; close(): void } | null = null;

@@ -3,6 +3,7 @@ import path from 'path';
 import { ChildProcess, StdioOptions } from 'child_process';
 import { Readable, Writable } from 'stream';
 import { CdpPipe } from './cdp-pipe';
+import type { PageLoads } from './page-loads';
 import { Driver, WindowInfo } from './driver';
 import { ProcessGroup } from './processes';
 import { childrenOf, DEFAULT_REAP_BOUNDS, endMarkedPrograms } from './program-reaper';
@@ -82,6 +83,8 @@ export class Launcher {
     private readonly space: ProgramSpace,
     /** Where the launch logs go: the agent's folder, out of the programs' reach. */
     private readonly logDir: string,
+    /** Told of every browser launched, to follow its pages' loads. */
+    private readonly pageLoads: PageLoads | null,
     private readonly focusedWidget: FocusedWidgetProbe | null = null,
   ) {}
 
@@ -132,6 +135,7 @@ export class Launcher {
       window = launched.window;
       cdp = new CdpPipe(launched.child.stdio[3] as Writable, launched.child.stdio[4] as Readable);
       this.browser = { child: launched.child, cdp, contexts: [], profile };
+      await this.pageLoads?.watch(cdp);
       await cdp.waitForPaintedPage(url, deadline);
     }
     await this.activate(window, timeoutMs);

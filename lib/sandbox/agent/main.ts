@@ -101,6 +101,7 @@ async function main(): Promise<void> {
   const { waitFor } = await import('../../util/wait');
   const { A11yReader } = await import('./a11y/snapshot');
   const { startEvidence, recordingsDir } = await import('./evidence');
+  const { PageLoads } = await import('./page-loads');
   const { ProgramSpace, asUser } = await import('./program-space');
   const { childrenOf, endMarkedPrograms, endProcesses } = await import('./program-reaper');
 
@@ -111,8 +112,9 @@ async function main(): Promise<void> {
   processes.spawn('openbox', ['--sm-disable'], { env, cwd: '/', stdio: ['ignore', log, log], ...asUser(user) });
   const driver = await X11Driver.connect(display);
   // The dashcam, redraw detection and, for a preview, x11vnc with the preview page.
+  const pageLoads = new PageLoads();
   const evidence = await startEvidence({
-    display, driver, processes, recordingsDir: recordingsDir(config.stateDir),
+    display, driver, processes, recordingsDir: recordingsDir(config.stateDir), pageLoads,
     vnc: config.vnc ? { token: config.token, title: `Glance preview: ${config.id}`, env, log } : null,
   });
   const { vncPort, previewPort } = evidence;
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
   };
   const lifetime = new Lifetime((reason) => void terminate(reason), config.keepAlive);
   const space = new ProgramSpace(env, folder.home, user, config.id, folder.browsers);
-  const launcher = new Launcher(driver, processes, space, workDir, (deadlineMs) => focusedWidgets(a11y, deadlineMs));
+  const launcher = new Launcher(driver, processes, space, workDir, pageLoads, (deadlineMs) => focusedWidgets(a11y, deadlineMs));
   const resetPrograms = async () => {
     const ended = await launcher.endPrograms();
     // Services the session bus started on demand (dconf) hold the home: they go too, and start again when asked.

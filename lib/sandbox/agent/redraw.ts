@@ -1,4 +1,5 @@
 import { Frame } from './driver';
+import { NO_PAGES, PageActivity } from './page-loads';
 import { sleep } from '../../util/wait';
 import { holdStill } from '../../util/settle';
 import { changedShare, MOTION_FLOOR, sampleFrame } from '../../image/motion';
@@ -36,6 +37,8 @@ export const CHANGE_WINDOW_MS = 35;
 /** Settled: no motion for this long, three frames of a 60 Hz animation. */
 export const QUIET_MS = 50;
 const MAX_MARKS = 16;
+/** A page that takes longer to handle an action (a long script) is not waited for beyond this. */
+const INPUT_TURN_MS = 1000;
 
 /** A look at the driver's screen, sampled. */
 export async function lookAt(driver: { capture(): Promise<Frame> }): Promise<Uint32Array> {
@@ -49,11 +52,14 @@ export async function lookAt(driver: { capture(): Promise<Frame> }): Promise<Uin
  * until the network is quiet. Every wait is bounded by its timeout.
  */
 export class RedrawWatch {
-  private readonly marks = new Map<string, Uint32Array>();
+  /** The look before each action, and when it was taken. */
+  private readonly marks = new Map<string, { look: Uint32Array; at: number }>();
 
   constructor(
     private readonly capture: () => Promise<Frame>,
     private readonly networkQuiet: (deadline: number) => Promise<boolean>,
+    /** The browser's pages: a load an action asked for is a redraw on its way. */
+    private readonly pages: PageActivity = NO_PAGES,
   ) {}
 
   private async look(): Promise<Uint32Array> {
@@ -63,25 +69,29 @@ export class RedrawWatch {
   async mark(id: string): Promise<void> {
     this.marks.delete(id);
     if (this.marks.size >= MAX_MARKS) this.marks.delete(this.marks.keys().next().value as string);
-    this.marks.set(id, await this.look());
+    const at = Date.now();
+    this.marks.set(id, { look: await this.look(), at });
   }
 
   async wait(id: string, request: RedrawRequest): Promise<RedrawOutcome> {
     const started = Date.now();
     const deadline = started + request.timeoutMs;
-    const before = this.marks.get(id);
+    const mark = this.marks.get(id);
     this.marks.delete(id);
     let changed = false;
     let settled = true;
     let share = 0;
-    if (before && request.threshold !== false) {
-      ({ changed, settled, share } = await this.screen(before, request.threshold, deadline));
+    if (mark && request.threshold !== false) {
+      let handled = false;
+      void this.pages.inputHandled(Math.min(INPUT_TURN_MS, request.timeoutMs)).then(() => { handled = true; });
+      const pages = { handled: () => handled, loading: () => this.pages.loadingSince(mark.at) };
+      ({ changed, settled, share } = await this.screen(mark.look, pages, request.threshold, deadline));
     }
     const networkQuiet = request.network ? await this.networkQuiet(deadline) : null;
     return { changed, settled, changedShare: Math.round(share * 10000) / 10000, networkQuiet, waitedMs: Date.now() - started };
   }
 
-  private async screen(before: Uint32Array, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
+  private async screen(before: Uint32Array, pages: { handled(): boolean; loading(): boolean }, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
     const acted = Date.now();
     let share = 0;
     let grown = 0;
@@ -91,24 +101,28 @@ export class RedrawWatch {
     // threshold. A change that keeps growing (a panel sliding in shows a
     // sliver first) is watched while it grows; none at all within the window,
     // or one that stopped growing below the threshold (a hover tint, a
-    // spinner), and the action is done.
+    // spinner), and the action is done. A browser page that has not yet
+    // handled the action, or loads what it asked for, has a redraw on its
+    // way: the old page stays on the screen until the new one paints.
     for (;;) {
       current = await this.look();
       share = changedShare(before, current);
-      if (share > threshold) break;
+      if (share > threshold || pages.loading()) break;
       const now = Date.now();
       if (share > grown + MOTION_FLOOR) {
         grown = share;
         grewAt = now;
       }
-      if (now - grewAt >= (grown > 0 ? QUIET_MS : CHANGE_WINDOW_MS) || now >= deadline) return { changed: false, settled: true, share: grown };
+      const quiet = now - grewAt >= (grown > 0 ? QUIET_MS : CHANGE_WINDOW_MS) && pages.handled();
+      if (quiet || now >= deadline) return { changed: false, settled: true, share: grown };
       await sleep(LOOK_EVERY_MS);
     }
-    // 2. It did: wait until nothing (beyond a caret or a spinner) has moved for QUIET_MS.
+    // 2. It did: wait until the pages are done with the action and nothing
+    // (beyond a caret or a spinner) has moved for QUIET_MS.
     const floor = Math.min(MOTION_FLOOR, threshold);
     const { settled } = await holdStill(() => this.look(), (previous, next) => {
       share = Math.max(share, changedShare(before, next));
-      return changedShare(previous, next) > floor;
+      return changedShare(previous, next) > floor || !pages.handled() || pages.loading();
     }, { quietMs: QUIET_MS, everyMs: LOOK_EVERY_MS, deadline, first: current });
     return { changed: true, settled, share };
   }
