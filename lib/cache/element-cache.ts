@@ -3,7 +3,6 @@ import path from 'path';
 import zlib from 'zlib';
 import { createHash } from 'crypto';
 import { pathToFileURL } from 'url';
-import pixelmatch from 'pixelmatch';
 import type { Screen } from '../types/screen';
 import type { Candidate, CacheInfo } from '../types/locate';
 import type { Box } from '../types/screen';
@@ -11,6 +10,7 @@ import { openDb } from '../store/db';
 import { clampBox, cropPixels, pixelsToPng } from '../image/crop';
 import { CacheRow, CacheStore, NewAssertion, NewEntry, ScreenRow } from './store';
 import { Grey, searchNear, searchScreen } from './template';
+import { differingPixels } from '../image/screen-diff';
 
 /**
  * The element cache: a find on a screen seen before (within the thresholds)
@@ -87,8 +87,6 @@ export class ElementCache {
   private pendingAssertions: PendingAssertion[] = [];
   /** Deflations under way, by the screen buffer they read: one per screen, however many finds used it. */
   private readonly deflating = new WeakMap<Buffer, Promise<ScreenRow>>();
-  /** The live screen with its fourth byte set opaque, for pixelmatch; reused so the captured screen is never written. */
-  private scratch: Buffer | null = null;
 
   constructor(private readonly stateDir: string, private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
 
@@ -183,9 +181,9 @@ export class ElementCache {
     if (this.pendingAssertions.length > MAX_PENDING) this.pendingAssertions.shift();
   }
 
-  /** Share of pixels (0-1) that differ between a stored screen (already opaque) and this one. */
+  /** Share of pixels (0-1) that differ between a stored screen and this one. */
   private screenDiff(stored: Buffer, screen: Screen): number {
-    const differing = pixelmatch(this.opaqueCopy(screen.data), stored, null, screen.width, screen.height, { threshold: 0.1, includeAA: true });
+    const differing = differingPixels(screen.data, stored, 0.1);
     return differing / (screen.width * screen.height);
   }
 
@@ -257,13 +255,6 @@ export class ElementCache {
     return row;
   }
 
-  private opaqueCopy(data: Buffer): Buffer {
-    if (!this.scratch || this.scratch.length !== data.length) this.scratch = Buffer.allocUnsafe(data.length);
-    data.copy(this.scratch);
-    opaque(this.scratch);
-    return this.scratch;
-  }
-
   private evict(rows: CacheRow[]): void {
     this.db().remove(rows.map((r) => r.id));
     for (const row of rows) if (row.crop_path) fs.rmSync(row.crop_path, { force: true });
@@ -275,7 +266,6 @@ export class ElementCache {
     let data = this.decoded.get(hash);
     if (!data) {
       data = zlib.inflateSync(row.data);
-      opaque(data); // screens are stored as captured, with X11's fourth byte at 0
       this.decoded.set(hash, data);
       if (this.decoded.size > DECODED_SCREENS) this.decoded.delete(this.decoded.keys().next().value as string);
     }
@@ -287,7 +277,6 @@ export class ElementCache {
     this.store?.close();
     this.store = null;
     this.decoded.clear();
-    this.scratch = null;
   }
 }
 
@@ -295,11 +284,6 @@ const round = (v: number) => Math.round(v * 1000) / 1000;
 
 function samePartition(a: Partition, b: Partition): boolean {
   return a.key === b.key && a.description === b.description && a.os === b.os && a.resolution === b.resolution;
-}
-
-/** X11 leaves the fourth byte of each pixel at 0; pixelmatch reads it as alpha, so it is set opaque. */
-function opaque(data: Buffer): void {
-  for (let i = 3; i < data.length; i += 4) data[i] = 255;
 }
 
 /** Grey levels of 4-byte pixels, optionally of a region only. */

@@ -80,15 +80,14 @@ export class EngineChain {
     const refusals: string[] = [];
     const contradictions: string[] = [];
     for (const [index, engine] of capable.entries()) {
-      // A slower engine reads the screen only while it is still the one captured, and one still reading
-      // when it changes is left: a page that painted meanwhile (a click's navigation, words that appeared)
-      // is looked at afresh, by the first engine again. The first engine (the tree) is let finish: the
-      // agent's text boxes belong to its last snapshot, which a second look's snapshot would replace.
-      const slower = index > 0 ? context.stale : undefined;
-      if (slower && await slower.check()) throw new ScreenMoved();
+      // A slower engine reads the screen only while it is still the one captured, and an engine still
+      // reading when it changes is left: a page that painted meanwhile (a click's navigation, words that
+      // appeared) is looked at afresh. The first engine does not wait for a look: it is the look.
+      const stale = context.stale;
+      if (index > 0 && stale && await stale.check()) throw new ScreenMoved();
       try {
         const located = engine.locate(context, query, options);
-        let candidates = await (slower ? unlessAborted(located, slower.signal, () => new ScreenMoved()) : located);
+        let candidates = await (stale ? unlessAborted(located, stale.signal, () => new ScreenMoved()) : located);
         if (candidates.length && engine.needsEvidence) {
           const checked = await crossCheck(candidates, query, context, this.engines.filter((e) => e !== engine));
           candidates = checked.kept;

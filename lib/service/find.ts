@@ -114,6 +114,9 @@ export async function runFind(inputs: FindInputs, description: string, settings:
         if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
       }
       const stale = movedLooks < MAX_MOVED_LOOKS ? watch.staleness(screen, mark) : undefined;
+      // A find that is waiting (a second look, or a cached element not there yet) watches from the look's
+      // start: what it waits for may paint while the tree is read. A first look pays nothing for it.
+      if (stale && (attempts > 1 || cache?.evictStale)) stale.check().catch(() => undefined);
       try {
         const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, stale };
         const result = await timed(phases, 'engine', () => chain.attempt(context, query, settings));

@@ -26,7 +26,23 @@ export class A11yEngine implements LocateEngine {
   /** One snapshot per captured screen: zoom, verify and the not-found message reuse it. */
   private readonly snapshots = new WeakMap<Buffer, Promise<A11ySnapshot>>();
 
+  /** Each sandbox's look under way: the next waits for it (see locate). */
+  private readonly looking = new WeakMap<object, Promise<unknown>>();
+
+  /**
+   * One look at a time per sandbox. The agent's text boxes belong to its last
+   * snapshot, so a look left behind by a find whose screen moved (it goes on
+   * in the agent) must end before the next look takes its snapshot.
+   */
   async locate(context: EngineContext, query: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
+    const sandbox = context.sandbox;
+    if (!sandbox) return this.look(context, query, options);
+    const look = (this.looking.get(sandbox) ?? Promise.resolve()).then(() => this.look(context, query, options));
+    this.looking.set(sandbox, look.catch(() => undefined));
+    return look;
+  }
+
+  private async look(context: EngineContext, query: Query, options: { all?: boolean }): Promise<Candidate[]> {
     // Boxes from the tree are exact already, and in screen coordinates: a zoomed crop adds nothing.
     if (context.crop) return [];
     const nodes = await this.visible(context);
