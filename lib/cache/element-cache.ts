@@ -10,7 +10,7 @@ import { openDb } from '../store/db';
 import { clampBox, cropPixels, pixelsToPng } from '../image/crop';
 import { CacheRow, CacheStore, NewAssertion, NewEntry, ScreenRow } from './store';
 import { Grey, searchNear, searchScreen } from './template';
-import { differingPixels } from '../image/screen-diff';
+import { differingPixels, screenDifference } from '../image/screen-diff';
 
 /**
  * The element cache: a find on a screen seen before (within the thresholds)
@@ -38,6 +38,8 @@ export interface CacheLookup {
   similarity: number | null;
   /** On a miss whose element was nowhere on the screen: removes the entry, once the engine proves it wrong by finding the element. */
   evictStale?: () => void;
+  /** Set when the element was found absent on this same screen before: why it is not there. */
+  absent?: string;
 }
 
 const NEAR_RADIUS = 6;
@@ -174,6 +176,29 @@ export class ElementCache {
     return { verdict: { reason: row.reason, engine: row.engine }, info: { hit: true, strategy: 'pixel-diff', createdAt: row.created_at, diffPercent, imageUrl: null } };
   }
 
+  /**
+   * Whether the element was found absent on this very screen before: a look
+   * that expects nothing there (`timeout: 0`) and whose test passed leaves
+   * that as an assertion. Only the same pixels count, apart from a text
+   * caret: a few new letters change fewer pixels than any threshold a
+   * present element's screen may differ by.
+   */
+  lookupAbsence(partition: Partition, screen: Screen): AssertionLookup {
+    const row = this.db().assertion(partition.key, absence(partition.description), partition.os, partition.resolution);
+    const stored = row ? this.storedScreen(row.screen_hash) : null;
+    if (!row || !stored || stored.width !== screen.width || stored.height !== screen.height) return { verdict: null, info: MISSED() };
+    const { pixels, box } = screenDifference(screen.data, stored.data, screen.width, 0.1);
+    const diffPercent = Math.round((pixels / (screen.width * screen.height)) * 1e6) / 1e4;
+    if (box && !(box.width <= CARET_WIDTH && box.height <= CARET_HEIGHT)) return { verdict: null, info: { ...MISSED(), diffPercent } };
+    this.db().touchAssertion(row.id);
+    return { verdict: { reason: row.reason, engine: row.engine }, info: { hit: true, strategy: 'absent', createdAt: row.created_at, diffPercent, imageUrl: null } };
+  }
+
+  /** Notes that the element is not on this screen; written by commit(), when the test has passed. */
+  recordAbsence(partition: Partition, screen: Screen, verdict: { reason: string; engine: string }): void {
+    this.recordAssertion({ ...partition, description: absence(partition.description) }, screen, verdict);
+  }
+
   /** Notes a passed assertion; written by commit(), when the test has passed. */
   recordAssertion(partition: Partition, screen: Screen, verdict: { reason: string; engine: string }): void {
     this.pendingAssertions = this.pendingAssertions.filter((p) => !samePartition(p.partition, partition));
@@ -281,6 +306,13 @@ export class ElementCache {
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/** An absence is kept as the assertion that the element is not shown. */
+const absence = (description: string) => `absent: ${description}`;
+/** A text caret blinking between two looks: at most this narrow and this tall. */
+const CARET_WIDTH = 3;
+const CARET_HEIGHT = 48;
+const MISSED = (): CacheInfo => ({ hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null });
 
 function samePartition(a: Partition, b: Partition): boolean {
   return a.key === b.key && a.description === b.description && a.os === b.os && a.resolution === b.resolution;

@@ -1,3 +1,5 @@
+import type { Box } from '../types/screen';
+
 /**
  * How many pixels of two screens differ, as pixelmatch counts them with
  * `includeAA: true` (its YIQ colour distance against 35215 x threshold²),
@@ -7,6 +9,11 @@
  * computes the distance of every pixel (13 ms or more).
  */
 export function differingPixels(a: Buffer, b: Buffer, threshold: number): number {
+  return screenDifference(a, b, 1, threshold).pixels;
+}
+
+/** The differing pixels of two screens `width` pixels wide, and the box around them (null when none differ). */
+export function screenDifference(a: Buffer, b: Buffer, width: number, threshold: number): { pixels: number; box: Box | null } {
   if (a.length !== b.length) throw new Error(`screens of different sizes (${a.length} and ${b.length} bytes)`);
   const maxDelta = 35215 * threshold * threshold;
   const pixels = a.length >> 2;
@@ -14,12 +21,20 @@ export function differingPixels(a: Buffer, b: Buffer, threshold: number): number
   const a32 = aligned ? new Uint32Array(a.buffer, a.byteOffset, pixels) : null;
   const b32 = aligned ? new Uint32Array(b.buffer, b.byteOffset, pixels) : null;
   let differing = 0;
+  let [left, top, right, bottom] = [Infinity, Infinity, -1, -1];
   for (let p = 0; p < pixels; p++) {
     if (a32 && b32 && ((a32[p] ^ b32[p]) & 0x00ffffff) === 0) continue; // little-endian: the fourth byte is the top one
     const k = p << 2;
-    if (Math.abs(colourDelta(a[k], a[k + 1], a[k + 2], b[k], b[k + 1], b[k + 2])) > maxDelta) differing++;
+    if (Math.abs(colourDelta(a[k], a[k + 1], a[k + 2], b[k], b[k + 1], b[k + 2])) <= maxDelta) continue;
+    differing++;
+    const x = p % width;
+    const y = (p - x) / width;
+    if (x < left) left = x;
+    if (x > right) right = x;
+    if (y < top) top = y;
+    bottom = y;
   }
-  return differing;
+  return { pixels: differing, box: differing ? { x: left, y: top, width: right - left + 1, height: bottom - top + 1 } : null };
 }
 
 /** pixelmatch's colour distance of two opaque pixels (its channel order: the bytes as they come). */

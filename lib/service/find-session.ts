@@ -60,7 +60,7 @@ export class FindSession {
 
   async locate(request: LocateRequest): Promise<LocateResult> {
     const partition = this.partition(wrapDescription(request.description, request.type), request);
-    const lookup = partition ? (screen: Screen) => this.confirmWithTree(this.cache.lookup(partition, screen, this.thresholds(request)), screen, request) : undefined;
+    const lookup = partition ? (screen: Screen) => this.cacheLook(partition, screen, request) : undefined;
     const modelCalls: ModelCall[] = [];
     const onModelCall = (call: ModelCall) => { modelCalls.push(call); };
     const outcome = await runFind({
@@ -72,7 +72,12 @@ export class FindSession {
     const engines = this.chain.engines.map((e) => e.name).join(' then ');
     let notFound: string | null = null;
     let debugScreenshot: string | null = null;
-    if (!outcome.candidate) {
+    if (!outcome.candidate && outcome.cache?.absent) {
+      notFound = `'${outcome.description}' is not on the screen: ${outcome.cache.absent}.`;
+    } else if (!outcome.candidate) {
+      if (partition && request.timeout === 0 && outcome.screen && !outcome.engine && !outcome.refused) {
+        this.cache.recordAbsence(partition, outcome.screen, { reason: `the ${engines} engines did not find it on this same screen`, engine: engines });
+      }
       if (outcome.screen) debugScreenshot = await this.writeDebugScreenshot(outcome.screen, outcome.best?.box ?? null, request.screenshotName);
       const seen = outcome.screen ? await this.chain.seenInstead(this.context(outcome.screen, request), outcome.query) : [];
       notFound = notFoundMessage(outcome, request, engines, seen, debugScreenshot, modelCalls.at(-1)?.answer ?? null);
@@ -93,6 +98,18 @@ export class FindSession {
       aiResponse: outcome.candidate?.aiResponse ?? modelCalls.at(-1)?.answer ?? null,
       phases: outcome.phases,
     };
+  }
+
+  /**
+   * The cache's answer for one look. A look that expects nothing to wait for
+   * (`timeout: 0`, as "I should not see" asks) is also answered by an
+   * absence: the engines found nothing on this same screen before.
+   */
+  private async cacheLook(partition: Partition, screen: Screen, request: LocateRequest): Promise<CacheLookup> {
+    const found = await this.confirmWithTree(this.cache.lookup(partition, screen, this.thresholds(request)), screen, request);
+    if (found.candidate || request.timeout !== 0) return found;
+    const absent = this.cache.lookupAbsence(partition, screen);
+    return absent.verdict ? { ...found, info: absent.info, absent: `${absent.verdict.reason} (cached ${absent.info.createdAt})` } : found;
   }
 
   /**

@@ -38,6 +38,8 @@ export interface FindOutcome {
   engine: LocateEngine | null;
   /** Why nothing was found, when nothing was. */
   rejection: string | null;
+  /** No engine could answer this kind of description: nothing was looked for. */
+  refused: boolean;
   attempts: number;
   elapsedMs: number;
   screen: Screen | null;
@@ -95,9 +97,10 @@ export async function runFind(inputs: FindInputs, description: string, settings:
   let nextProgress = started + RETRY_CEILING_MS;
   let cache: CacheLookup | null = null;
   let movedLooks = 0;
+  let refused = false;
   const phases: FindPhases = { capture: 0, cache: 0, engine: 0, change: 0 };
   const done = (candidate: Candidate | null, screen: Screen | null): FindOutcome => ({
-    description: wrapped, query, candidate, best: candidate ?? best, engine, rejection: candidate ? null : rejection,
+    description: wrapped, query, candidate, best: candidate ?? best, engine, rejection: candidate ? null : rejection, refused,
     attempts, elapsedMs: Date.now() - started, screen, cache,
     phases: { capture: Math.round(phases.capture), cache: Math.round(phases.cache), engine: Math.round(phases.engine), change: Math.round(phases.change) },
   });
@@ -112,6 +115,10 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       if (lookup) {
         cache = await timed(phases, 'cache', () => lookup(screen));
         if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
+        if (cache.absent) {
+          rejection = cache.absent;
+          return done(null, screen);
+        }
       }
       const stale = movedLooks < MAX_MOVED_LOOKS ? watch.staleness(screen, mark) : undefined;
       // A find that is waiting (a second look, or a cached element not there yet) watches from the look's
@@ -135,6 +142,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
         if (!(error instanceof LocateRefusal)) throw error;
         // No engine can answer this kind of description: waiting would not change that.
         rejection = error.message;
+        refused = true;
         return done(null, screen);
       } finally {
         stale?.stop();

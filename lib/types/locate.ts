@@ -40,7 +40,8 @@ export interface ModelCall {
 
 export interface CacheInfo {
   hit: boolean;
-  strategy: 'pixel-diff' | 'template-match' | 'miss';
+  /** `absent`: the element was found absent on this same screen before (a look that expected nothing there). */
+  strategy: 'pixel-diff' | 'template-match' | 'absent' | 'miss';
   createdAt: string;
   diffPercent: number | null;
   imageUrl: string | null;

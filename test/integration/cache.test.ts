@@ -47,6 +47,34 @@ test('a hit on an unchanged screen after a passing session; -1 bypasses it', asy
   await first.disconnect();
 });
 
+test('a look that expects nothing there is answered on the same screen by the absence the engines found, never by a waiting find, and never once the screen differs', async () => {
+  const open = async () => {
+    const client = newClient(state, { cacheKey: 'absence-suite' });
+    await client.auth();
+    await client.connect({ keepAlive: 0 });
+    await client.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
+    return client;
+  };
+  const first = await open();
+  const looked = await first.find("'Published' heading", { timeout: 0 });
+  assert.equal(looked.found(), false);
+  assert.equal(looked.cache.strategy, 'miss', 'the engines looked');
+  await first.disconnect(); // a passing session keeps what it saw
+
+  const second = await open();
+  const cached = await second.find("'Published' heading", { timeout: 0 });
+  assert.equal(cached.found(), false);
+  assert.equal(cached.cache.hit, true);
+  assert.equal(cached.cache.strategy, 'absent');
+  const waiting = await second.find("'Published' heading", { timeout: 300 });
+  assert.equal(waiting.found(), false);
+  assert.equal(waiting.cache.strategy, 'miss', 'a find that waits for the element looks with the engines');
+  await second.find('Publish button').click();
+  const shown = await second.find("'Published' heading", { timeout: 0 });
+  assert.equal(shown.found(), true, 'a screen that changed is read again');
+  await second.disconnect();
+});
+
 test('a screen changed beyond the threshold misses; a moved element still hits where it is now', async () => {
   const client = newClient(state, KEY);
   await client.auth();
