@@ -41,7 +41,8 @@ step('I wait for (the ){element} to disappear', async function ([description], o
   const timeout = options.timeout ?? 10_000;
   const deadline = Date.now() + timeout;
   for (;;) {
-    const element = await this.client.find(description, { ...options, timeout: 0, cacheThreshold: -1 });
+    // The cache answers both ways: the element's crop where it stood, or its absence on this very screen.
+    const element = await this.client.find(description, { ...options, timeout: 0 });
     if (!element.found()) return;
     if (Date.now() >= deadline) throw new Error(`'${description}' was still on the screen after ${timeout / 1000} s, at ${element.x},${element.y}.`);
     await sleep(250);
