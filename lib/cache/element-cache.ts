@@ -184,19 +184,29 @@ export class ElementCache {
    * present element's screen may differ by.
    */
   lookupAbsence(partition: Partition, screen: Screen): AssertionLookup {
-    const row = this.db().assertion(partition.key, absence(partition.description), partition.os, partition.resolution);
-    const stored = row ? this.storedScreen(row.screen_hash) : null;
-    if (!row || !stored || stored.width !== screen.width || stored.height !== screen.height) return { verdict: null, info: MISSED() };
-    const { pixels, box } = screenDifference(screen.data, stored.data, screen.width, 0.1);
-    const diffPercent = Math.round((pixels / (screen.width * screen.height)) * 1e6) / 1e4;
-    if (box && !(box.width <= CARET_WIDTH && box.height <= CARET_HEIGHT)) return { verdict: null, info: { ...MISSED(), diffPercent } };
-    this.db().touchAssertion(row.id);
-    return { verdict: { reason: row.reason, engine: row.engine }, info: { hit: true, strategy: 'absent', createdAt: row.created_at, diffPercent, imageUrl: null } };
+    const rows = this.db().assertionsStarting(partition.key, absence(partition.description, ''), partition.os, partition.resolution);
+    for (const row of rows.filter((r) => isAbsenceOf(r.statement, partition.description))) {
+      const stored = this.storedScreen(row.screen_hash);
+      if (!stored || stored.width !== screen.width || stored.height !== screen.height) continue;
+      const { pixels, box } = screenDifference(screen.data, stored.data, screen.width, 0.1);
+      if (box && !(box.width <= CARET_WIDTH && box.height <= CARET_HEIGHT)) continue;
+      this.db().touchAssertion(row.id);
+      const diffPercent = Math.round((pixels / (screen.width * screen.height)) * 1e6) / 1e4;
+      return { verdict: { reason: row.reason, engine: row.engine }, info: { hit: true, strategy: 'absent', createdAt: row.created_at, diffPercent, imageUrl: null } };
+    }
+    return { verdict: null, info: MISSED() };
   }
 
-  /** Notes that the element is not on this screen; written by commit(), when the test has passed. */
+  /**
+   * Notes that the element is not on this screen; written by commit(), when
+   * the test has passed. A test may look on many screens (scrolling until it
+   * shows): each is kept, up to MAX_ABSENCES a description.
+   */
   recordAbsence(partition: Partition, screen: Screen, verdict: { reason: string; engine: string }): void {
-    this.recordAssertion({ ...partition, description: absence(partition.description) }, screen, verdict);
+    const seen = this.pendingAssertions.filter((p) => isAbsenceOf(p.partition.description, partition.description)
+      && samePartition({ ...p.partition, description: partition.description }, partition)).length;
+    if (seen >= MAX_ABSENCES) return;
+    this.recordAssertion({ ...partition, description: absence(partition.description, String(seen + 1)) }, screen, verdict);
   }
 
   /** Notes a passed assertion; written by commit(), when the test has passed. */
@@ -307,8 +317,13 @@ export class ElementCache {
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
-/** An absence is kept as the assertion that the element is not shown. */
-const absence = (description: string) => `absent: ${description}`;
+/** An absence is kept as the assertion that the element is not shown, numbered by the screens of one test it was looked for on. */
+const absence = (description: string, screen: string) => `absent: ${description} #${screen}`;
+const MAX_ABSENCES = 40;
+const isAbsenceOf = (statement: string, description: string) => {
+  const prefix = absence(description, '');
+  return statement.startsWith(prefix) && /^\d+$/.test(statement.slice(prefix.length));
+};
 /** A text caret blinking between two looks: at most this narrow and this tall. */
 const CARET_WIDTH = 3;
 const CARET_HEIGHT = 48;

@@ -82,6 +82,12 @@ export class CacheStore {
       .get(key, statement, os, resolution) as AssertionRow | undefined) ?? null;
   }
 
+  /** The assertions whose statement starts with `prefix`, most recently used first. */
+  assertionsStarting(key: string, prefix: string, os: string, resolution: string): AssertionRow[] {
+    return this.db.prepare('SELECT * FROM cache_assertions WHERE cache_key = ? AND substr(statement, 1, ?) = ? AND os = ? AND resolution = ? ORDER BY last_used_at DESC')
+      .all(key, prefix.length, prefix, os, resolution) as AssertionRow[];
+  }
+
   touchAssertion(id: number): void {
     this.db.prepare('UPDATE cache_assertions SET last_used_at = ?, hits = hits + 1 WHERE id = ?').run(Date.now(), id);
   }

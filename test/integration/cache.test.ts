@@ -59,6 +59,10 @@ test('a look that expects nothing there is answered on the same screen by the ab
   const looked = await first.find("'Published' heading", { timeout: 0 });
   assert.equal(looked.found(), false);
   assert.equal(looked.cache.strategy, 'miss', 'the engines looked');
+  // One description looked for on two screens keeps both absences.
+  assert.equal((await first.find("'Archived' heading", { timeout: 0 })).found(), false);
+  await first.find('Publish button').click();
+  assert.equal((await first.find("'Archived' heading", { timeout: 0 })).found(), false);
   await first.disconnect(); // a passing session keeps what it saw
 
   const second = await open();
@@ -69,9 +73,11 @@ test('a look that expects nothing there is answered on the same screen by the ab
   const waiting = await second.find("'Published' heading", { timeout: 300 });
   assert.equal(waiting.found(), false);
   assert.equal(waiting.cache.strategy, 'miss', 'a find that waits for the element looks with the engines');
+  assert.equal((await second.find("'Archived' heading", { timeout: 0 })).cache.strategy, 'absent');
   await second.find('Publish button').click();
   const shown = await second.find("'Published' heading", { timeout: 0 });
   assert.equal(shown.found(), true, 'a screen that changed is read again');
+  assert.equal((await second.find("'Archived' heading", { timeout: 0 })).cache.strategy, 'absent', 'the second screen has its own absence');
   await second.disconnect();
 });
 
