@@ -8,7 +8,7 @@ import type { Candidate, CacheInfo } from '../types/locate';
 import type { Box } from '../types/screen';
 import { openDb } from '../store/db';
 import { clampBox, cropPixels, pixelsToPng } from '../image/crop';
-import { CacheRow, CacheStore, NewAssertion, NewEntry, ScreenRow } from './store';
+import { CacheRow, CacheStore, MAX_VARIANTS, NewAssertion, NewEntry, ScreenRow } from './store';
 import { Grey, searchNear, searchScreen } from './template';
 import { differingPixels, screenDifference } from '../image/screen-diff';
 
@@ -115,14 +115,30 @@ export class ElementCache {
     const miss = (diffPercent: number | null, similarity: number | null = null): GroupLookup => ({
       candidates: null, similarity, info: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent, imageUrl: null },
     });
-    const rows = this.db().group(partition.key, partition.description, partition.os, partition.resolution);
-    if (!rows.length) return miss(null);
-    const stored = this.storedScreen(rows[0].screen_hash);
-    if (!stored || stored.width !== screen.width || stored.height !== screen.height) return miss(null);
-    const diff = this.screenDiff(stored.data, screen);
-    const diffPercent = Math.round(diff * 10000) / 100;
-    if (diff > thresholds.screen) return miss(diffPercent);
+    // The groups whose screen is within the threshold, the nearest first: one per screen the element was found on.
+    const near: { rows: CacheRow[]; stored: { data: Buffer; format: string }; diff: number }[] = [];
+    let nearest: number | null = null;
+    for (const rows of this.db().groups(partition.key, partition.description, partition.os, partition.resolution)) {
+      const stored = this.storedScreen(rows[0].screen_hash);
+      if (!stored || stored.width !== screen.width || stored.height !== screen.height) continue;
+      const diff = this.screenDiff(stored.data, screen);
+      nearest = nearest === null ? diff : Math.min(nearest, diff);
+      if (diff <= thresholds.screen) near.push({ rows, stored, diff });
+    }
+    const percent = (diff: number) => Math.round(diff * 10000) / 100;
+    if (!near.length) return miss(nearest === null ? null : percent(nearest));
+    near.sort((a, b) => a.diff - b.diff);
+    let missed: GroupLookup | null = null;
+    for (const { rows, stored, diff } of near) {
+      const found = this.findGroup(rows, stored, screen, thresholds, percent(diff));
+      if (found.candidates) return found;
+      missed ??= found; // the nearest screen's group says why
+    }
+    return missed!;
+  }
 
+  /** A group's elements found again on the screen, or a miss whose entries go once the engine finds the element elsewhere. */
+  private findGroup(rows: CacheRow[], stored: { data: Buffer; format: string }, screen: Screen, thresholds: CacheThresholds, diffPercent: number): GroupLookup {
     let fullGrey: Grey | null = null;
     const hits = [];
     for (const row of rows) {
@@ -142,7 +158,10 @@ export class ElementCache {
       if (hit.score < thresholds.element) {
         // The element is nowhere on this screen. It may not be shown yet (a find that waits
         // for it), so the entry goes only once the engine finds the element after all.
-        return { ...miss(diffPercent, round(hit.score)), evictStale: () => this.evict(rows) };
+        return {
+          candidates: null, similarity: round(hit.score), evictStale: () => this.evict(rows),
+          info: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent, imageUrl: null },
+        };
       }
       hits.push({ row, hit, strategy });
     }
@@ -224,8 +243,10 @@ export class ElementCache {
 
   /** Notes a located element (or a findAll's elements); written by commit(), when the test has passed. */
   record(partition: Partition, screen: Screen, candidates: Candidate[]): void {
-    this.pending = this.pending.filter((p) => !samePartition(p.partition, partition));
     if (!candidates.length) return;
+    // A description found on several screens keeps a group for each, up to MAX_VARIANTS: the oldest makes room.
+    const same = this.pending.filter((p) => samePartition(p.partition, partition));
+    if (same.length >= MAX_VARIANTS) this.pending = this.pending.filter((p) => p !== same[0]);
     const items = candidates.map((candidate) => {
       const box = clampBox(candidate.box, screen);
       return { candidate, box, crop: cropPixels(screen, box) };

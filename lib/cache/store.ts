@@ -57,16 +57,27 @@ export interface AssertionRow {
 
 export type NewAssertion = Omit<AssertionRow, 'id' | 'last_used_at' | 'hits'>;
 
+/** Screens one description keeps a group of entries for, at most. */
+export const MAX_VARIANTS = 4;
+
 /** Screens no entry and no assertion uses any more. */
 const UNUSED_SCREENS = 'DELETE FROM cache_screens WHERE hash NOT IN (SELECT screen_hash FROM cache_entries) AND hash NOT IN (SELECT screen_hash FROM cache_assertions)';
 
 export class CacheStore {
   constructor(private readonly db: Db) {}
 
-  /** The rows of one partition, in item order (one row for find, one per element for findAll). */
-  group(key: string, description: string, os: string, resolution: string): CacheRow[] {
-    return this.db.prepare('SELECT * FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ? ORDER BY item')
+  /**
+   * The groups of one partition, one per screen it was found on, the most
+   * recently used first; each in item order (one row for find, one per
+   * element for findAll).
+   */
+  groups(key: string, description: string, os: string, resolution: string): CacheRow[][] {
+    const rows = this.db.prepare('SELECT * FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ? ORDER BY item')
       .all(key, description, os, resolution) as CacheRow[];
+    const groups = new Map<string, CacheRow[]>();
+    for (const row of rows) groups.set(row.screen_hash, [...(groups.get(row.screen_hash) ?? []), row]);
+    const used = (group: CacheRow[]) => Math.max(...group.map((r) => r.last_used_at));
+    return [...groups.values()].sort((a, b) => used(b) - used(a));
   }
 
   get(id: number): CacheRow | null {
@@ -104,7 +115,9 @@ export class CacheStore {
 
   /**
    * Writes groups of entries (and their screens) in one transaction. A group
-   * replaces whatever its partition held; returns the crop files no longer used.
+   * replaces its partition's group of the same screen, and a partition keeps
+   * its MAX_VARIANTS most recently used groups; returns the crop files no
+   * longer used.
    */
   close(): void {
     this.db.close();
@@ -121,8 +134,13 @@ export class CacheStore {
         saveScreen.run(screen);
         saveAssertion.run({ ...row, now: Date.now() });
       }
-      const old = this.db.prepare('SELECT crop_path FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?');
-      const clear = this.db.prepare('DELETE FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ?');
+      const partitionOf = 'cache_key = ? AND description = ? AND os = ? AND resolution = ?';
+      const old = this.db.prepare(`SELECT crop_path FROM cache_entries WHERE ${partitionOf} AND screen_hash = ?`);
+      const clear = this.db.prepare(`DELETE FROM cache_entries WHERE ${partitionOf} AND screen_hash = ?`);
+      // The groups past the newest MAX_VARIANTS of a partition, by their rows' last use.
+      const surplus = `SELECT screen_hash FROM cache_entries WHERE ${partitionOf} GROUP BY screen_hash ORDER BY max(last_used_at) DESC LIMIT -1 OFFSET ${MAX_VARIANTS}`;
+      const oldest = this.db.prepare(`SELECT crop_path FROM cache_entries WHERE ${partitionOf} AND screen_hash IN (${surplus})`);
+      const trim = this.db.prepare(`DELETE FROM cache_entries WHERE ${partitionOf} AND screen_hash IN (${surplus})`);
       const save = this.db.prepare(`INSERT INTO cache_entries
         (cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, selector, screen_hash, crop, created_at, last_used_at, hits)
         VALUES (@cache_key, @description, @os, @resolution, @item, @x, @y, @width, @height, @text, @confidence, @engine, @reason, @selector, @screen_hash, @crop, @created_at, @now, 0)
@@ -131,14 +149,18 @@ export class CacheStore {
       const ids = groups.map(({ rows, screen, cropPath }) => {
         const [first] = rows;
         const partition = [first.cache_key, first.description, first.os, first.resolution];
-        unused.push(...(old.all(...partition) as { crop_path: string | null }[]).map((r) => r.crop_path).filter((p): p is string => !!p));
-        clear.run(...partition);
+        const paths = (found: unknown[]) => (found as { crop_path: string | null }[]).map((r) => r.crop_path).filter((p): p is string => !!p);
+        unused.push(...paths(old.all(...partition, screen.hash)));
+        clear.run(...partition, screen.hash);
         saveScreen.run(screen);
-        return rows.map((row) => {
+        const saved = rows.map((row) => {
           const { id } = save.get({ ...row, now: Date.now() }) as { id: number };
           setPath.run(cropPath(id), id);
           return id;
         });
+        unused.push(...paths(oldest.all(...partition, ...partition)));
+        trim.run(...partition, ...partition);
+        return saved;
       });
       unused.push(...this.evict(maxEntries));
       return { ids, unused };

@@ -93,6 +93,31 @@ const MIGRATIONS = [
    CREATE INDEX command_analytics_run ON command_analytics (run_id, started_at);`,
   // An element found in the accessibility tree keeps its address there, to check a cached box against the tree.
   `ALTER TABLE cache_entries ADD COLUMN selector TEXT;`,
+  // A description keeps a group per screen it was found on (a field of two pages of one feature): unique by screen too.
+  `CREATE TABLE cache_variants (
+     id INTEGER PRIMARY KEY,
+     cache_key TEXT NOT NULL,
+     description TEXT NOT NULL,
+     os TEXT NOT NULL,
+     resolution TEXT NOT NULL,
+     item INTEGER NOT NULL DEFAULT 0,
+     x INTEGER NOT NULL, y INTEGER NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,
+     text TEXT, confidence REAL NOT NULL, engine TEXT NOT NULL, reason TEXT NOT NULL,
+     screen_hash TEXT NOT NULL REFERENCES cache_screens(hash),
+     crop BLOB NOT NULL,
+     crop_path TEXT,
+     created_at TEXT NOT NULL,
+     last_used_at INTEGER NOT NULL,
+     hits INTEGER NOT NULL DEFAULT 0,
+     selector TEXT,
+     UNIQUE (cache_key, description, os, resolution, screen_hash, item)
+   );
+   INSERT INTO cache_variants (id, cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, screen_hash, crop, crop_path, created_at, last_used_at, hits, selector)
+     SELECT id, cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, screen_hash, crop, crop_path, created_at, last_used_at, hits, selector FROM cache_entries;
+   DROP TABLE cache_entries;
+   ALTER TABLE cache_variants RENAME TO cache_entries;
+   CREATE INDEX cache_entries_lru ON cache_entries (last_used_at);
+   CREATE INDEX cache_entries_partition ON cache_entries (cache_key, description, os, resolution);`,
 ];
 
 export function dbPath(stateDir: string): string {

@@ -178,3 +178,25 @@ test('a lookup leaves the captured screen as it was, and pending entries are cap
   assert.equal(cache.lookup({ ...partition, description: 'button 0' }, syntheticScreen(), thresholds).info.hit, false, 'the oldest went');
   cache.close();
 });
+
+test('a description found on several screens keeps a group for each, and the least recently used goes past four', async () => {
+  const { stateDir } = testState();
+  const cache = new ElementCache(stateDir);
+  // Pages with banners of different sizes (9% of the screen apart: beyond the threshold), the button elsewhere on each.
+  const page = (n: number) => syntheticScreen({ changedPixels: 320 * 200 * 0.09 * n, buttonX: 10 + n * 12 });
+  const at = (n: number): Candidate => ({ ...found, box: { ...found.box, x: 10 + n * 12 } });
+  for (const n of [1, 2, 3, 4]) cache.record(partition, page(n), [at(n)]);
+  assert.equal(await cache.commit(), 4);
+  for (const n of [1, 2, 3, 4]) {
+    await new Promise((resolve) => setTimeout(resolve, 5)); // each group's last use at its own millisecond
+    const hit = cache.lookup(partition, page(n), thresholds);
+    assert.equal(hit.info.strategy, 'pixel-diff', `page ${n} hits its own group`);
+    assert.deepEqual(hit.candidate!.box, at(n).box);
+  }
+  cache.record(partition, page(5), [at(5)]);
+  assert.equal(await cache.commit(), 1);
+  assert.equal(cache.lookup(partition, page(5), thresholds).info.hit, true);
+  assert.equal(cache.lookup(partition, page(1), thresholds).info.hit, false, 'the least recently used group made room');
+  assert.equal(cache.lookup(partition, page(4), thresholds).info.hit, true);
+  cache.close();
+});
