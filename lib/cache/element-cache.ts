@@ -43,6 +43,8 @@ export interface CacheLookup {
 }
 
 const NEAR_RADIUS = 6;
+/** Screens this close (share of pixels) are the same screen, a caret or a clock apart. */
+const SAME_SCREEN = 0.01;
 const DECODED_SCREENS = 8;
 export const DEFAULT_MAX_ENTRIES = 5000;
 
@@ -132,9 +134,21 @@ export class ElementCache {
     for (const { rows, stored, diff } of near) {
       const found = this.findGroup(rows, stored, screen, thresholds, percent(diff));
       if (found.candidates) return found;
-      missed ??= found; // the nearest screen's group says why
+      // The nearest screen's group says why. It is proven wrong (and goes once the engine finds the
+      // element) only on its own screen: the same but for where its elements stood. On a screen that
+      // differs elsewhere it may be another page's group (a field of a sign-up page and of a log-in
+      // page), kept until the oldest make room.
+      missed ??= this.sameScreenBut(rows, stored.data, screen) ? found : { ...found, evictStale: undefined };
     }
     return missed!;
+  }
+
+  /** Whether a stored screen and this one differ, beyond a caret or a clock, only where the group's elements stood. */
+  private sameScreenBut(rows: CacheRow[], stored: Buffer, screen: Screen): boolean {
+    const x = Math.min(...rows.map((r) => r.x));
+    const y = Math.min(...rows.map((r) => r.y));
+    const around = { x, y, width: Math.max(...rows.map((r) => r.x + r.width)) - x, height: Math.max(...rows.map((r) => r.y + r.height)) - y };
+    return screenDifference(screen.data, stored, screen.width, 0.1, around).pixels <= SAME_SCREEN * screen.width * screen.height;
   }
 
   /** A group's elements found again on the screen, or a miss whose entries go once the engine finds the element elsewhere. */

@@ -12,8 +12,12 @@ export function differingPixels(a: Buffer, b: Buffer, threshold: number): number
   return screenDifference(a, b, 1, threshold).pixels;
 }
 
-/** The differing pixels of two screens `width` pixels wide, and the box around them (null when none differ). */
-export function screenDifference(a: Buffer, b: Buffer, width: number, threshold: number): { pixels: number; box: Box | null } {
+/**
+ * The differing pixels of two screens `width` pixels wide, and the box around
+ * them (null when none differ); pixels inside `outside` (when given) are not
+ * compared.
+ */
+export function screenDifference(a: Buffer, b: Buffer, width: number, threshold: number, outside?: Box): { pixels: number; box: Box | null } {
   if (a.length !== b.length) throw new Error(`screens of different sizes (${a.length} and ${b.length} bytes)`);
   const maxDelta = 35215 * threshold * threshold;
   const pixels = a.length >> 2;
@@ -26,9 +30,10 @@ export function screenDifference(a: Buffer, b: Buffer, width: number, threshold:
     if (a32 && b32 && ((a32[p] ^ b32[p]) & 0x00ffffff) === 0) continue; // little-endian: the fourth byte is the top one
     const k = p << 2;
     if (Math.abs(colourDelta(a[k], a[k + 1], a[k + 2], b[k], b[k + 1], b[k + 2])) <= maxDelta) continue;
-    differing++;
     const x = p % width;
     const y = (p - x) / width;
+    if (outside && x >= outside.x && x < outside.x + outside.width && y >= outside.y && y < outside.y + outside.height) continue;
+    differing++;
     if (x < left) left = x;
     if (x > right) right = x;
     if (y < top) top = y;

@@ -200,3 +200,15 @@ test('a description found on several screens keeps a group for each, and the lea
   assert.equal(cache.lookup(partition, page(4), thresholds).info.hit, true);
   cache.close();
 });
+
+test('a miss on another page near enough proves nothing: only a miss on the same screen but where the element stood can evict', async () => {
+  const { cache } = await cacheWithEntry();
+  const otherPage = syntheticScreen({ changedPixels: 320 * 200 * 0.2 });
+  otherPage.data.fill(245, (60 * 320) * 4, (95 * 320) * 4); // and no button on it
+  const miss = cache.lookup(partition, otherPage, { screen: 0.5, element: 0.8 });
+  assert.equal(miss.info.hit, false);
+  assert.equal(miss.evictStale, undefined, 'a page that differs elsewhere keeps the entry');
+  const sameScreen = syntheticScreen();
+  sameScreen.data.fill(245, (60 * 320) * 4, (95 * 320) * 4);
+  assert.equal(typeof cache.lookup(partition, sameScreen, { screen: 0.5, element: 0.8 }).evictStale, 'function');
+});
