@@ -88,14 +88,15 @@ export async function confirmOnPixels(candidates: Candidate[], query: Query, con
   if (!wanted || !reader || context.crop) return candidates;
   const kept: Candidate[] = [];
   for (const candidate of candidates) {
-    // Only boxes whose own text is what was asked: a field found by its label shows its value, not the label.
-    // Nor an icon's box asked for by its name with a role word ("the 'Go Up' button"): the name is not drawn there.
+    // Only boxes whose own text is what was asked.
+    // Not an icon's box asked for by its name with a role word ("the 'Go Up' button"): the name is not drawn there.
     // Nor words a desktop program places through its Text interface: it draws them, so it knows where.
     if (candidate.drawnHere || candidate.text === undefined || !containsText(candidate.text, wanted) || (namedByRole(query) && iconSized(candidate.box))) {
       kept.push(candidate);
       continue;
     }
-    const read = await reader.readBox!(context, candidate.box).catch(() => undefined);
+    // Read where the words are drawn: a field found by its label shows its value in its box, and the label beside it.
+    const read = await reader.readBox!(context, candidate.evidence ?? candidate.box).catch(() => undefined);
     // A few letters are no evidence: OCR reads a small button's 'OK' as '@ox'. A stale box shows a whole other word.
     // Part of the name is no contradiction either: a logo's alt text is in a link's name, not in its pixels.
     const clearlyOther = typeof read === 'string' && /\p{L}{4}/u.test(read) && !containsText(read, wanted) && !containsText(wanted, read) && similarity(read, wanted) < OCR_CLEARLY_OTHER;

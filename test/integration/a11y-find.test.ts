@@ -52,6 +52,10 @@ test('a field by its label; its value read back from the tree', async () => {
   await client.type('ada@example.com');
   const email = await client.find('the Email field');
   assert.equal(await client.readText(email), 'ada@example.com');
+  // Quoted, its label's words are read back on the pixels where the label is drawn, not in the field, which shows its value.
+  const quoted = await client.find("the 'Email' field");
+  assert.equal(quoted.engine, 'a11y', quoted.reason ?? '');
+  assert.deepEqual(quoted.boundingBox, email.boundingBox);
 });
 
 test('a menu item inside an open menu', async () => {

@@ -22,6 +22,8 @@ export interface NodeMatch {
   via: string;
   /** The box is the words' own, from the Text interface's character extents. */
   fromTextExtents?: boolean;
+  /** Where the matched words are drawn, when not in the node's own box: a field's label. */
+  wordsAt?: Box;
 }
 
 /** How far below the best a match may score and still count for findAll and ordinals. */
@@ -54,8 +56,8 @@ function showsPlaceholder(node: A11yNode): boolean {
  * of the screen (its label is, as a node of its own), a placeholder is only
  * while its field is empty, and a name the toolkit says is not drawn is none.
  */
-function textsOf(node: A11yNode, byPath: Map<string, A11yNode>, shownOnly: boolean): { text: string; via: string; weight: number }[] {
-  const texts: { text: string; via: string; weight: number }[] = [];
+function textsOf(node: A11yNode, byPath: Map<string, A11yNode>, shownOnly: boolean): { text: string; via: string; weight: number; wordsAt?: Box }[] {
+  const texts: { text: string; via: string; weight: number; wordsAt?: Box }[] = [];
   const field = isField(node);
   if (node.name && !looksLikeWidgetId(node.name)) {
     const shown = !field && node.nameShown !== false;
@@ -65,7 +67,7 @@ function textsOf(node: A11yNode, byPath: Map<string, A11yNode>, shownOnly: boole
     const label = byPath.get(path);
     // Chromium gives a <label> its text as the value, with no name.
     const text = label?.name || label?.value;
-    if (text) texts.push({ text, via: `label '${text}'`, weight: 1 });
+    if (text) texts.push({ text, via: `label '${text}'`, weight: 1, wordsAt: label!.box });
   }
   if (node.value && (isTextRole(node) || field || node.role === 'table cell')) texts.push({ text: node.value, via: 'value', weight: field ? 0.95 : 1 });
   if (node.description && field && (!shownOnly || showsPlaceholder(node))) texts.push({ text: node.description, via: 'placeholder', weight: 0.95 });
@@ -87,9 +89,9 @@ export function matchText(nodes: A11yNode[], wanted: string, byPath: Map<string,
   for (const node of nodes) {
     if (!accept(node)) continue;
     let best: NodeMatch | null = null;
-    for (const { text, via, weight } of textsOf(node, byPath, shownOnly)) {
+    for (const { text, via, weight, wordsAt } of textsOf(node, byPath, shownOnly)) {
       const score = wholeMatch(text, wanted) * weight;
-      if (score > 0 && (!best || score > best.score)) best = { node, score, via };
+      if (score > 0 && (!best || score > best.score)) best = { node, score, via, ...(wordsAt ? { wordsAt } : {}) };
     }
     if (best) matches.push(best);
   }
@@ -355,7 +357,7 @@ export class TreeMatcher {
     const { node } = match;
     const text = node.name || node.value || '';
     return {
-      box: { ...node.box }, text: text || undefined, confidence: Math.round(match.score * 1000) / 1000, engine: 'a11y', evidence: node.box,
+      box: { ...node.box }, text: text || undefined, confidence: Math.round(match.score * 1000) / 1000, engine: 'a11y', evidence: match.wordsAt ?? node.box,
       reason: `the ${node.role} ${text ? `'${text}' ` : ''}in the accessibility tree (${match.via}; window '${node.window}')`,
       // Words inside a text are a range of a node, which no selector names.
       selector: node.path.includes('#') ? undefined : selectorOf(node, this.nodes),
