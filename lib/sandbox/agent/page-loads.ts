@@ -4,11 +4,15 @@ import type { CdpPipe } from './cdp-pipe';
 export interface PageActivity {
   /** True while a page load that was asked for at or after `since` (ms since the epoch) has not finished. */
   loadingSince(since: number): boolean;
-  /** Resolves once every visible page has drawn a frame after now: input that reached it by now has been handled. */
-  inputHandled(timeoutMs: number): Promise<void>;
+  /**
+   * Resolves once every visible page has drawn a frame after now: input that
+   * reached it by now has been handled. False when one did not within
+   * `timeoutMs` (a page busy in a long script, or held by a dialog).
+   */
+  inputHandled(timeoutMs: number): Promise<boolean>;
 }
 
-export const NO_PAGES: PageActivity = { loadingSince: () => false, inputHandled: async () => undefined };
+export const NO_PAGES: PageActivity = { loadingSince: () => false, inputHandled: async () => true };
 
 /** A navigation asked for that has not started loading by then was cancelled (a download, a handler that said no). */
 const REQUEST_TO_LOAD_MS = 1000;
@@ -83,14 +87,15 @@ export class PageLoads implements PageActivity {
     return false;
   }
 
-  async inputHandled(timeoutMs: number): Promise<void> {
+  async inputHandled(timeoutMs: number): Promise<boolean> {
     const cdp = this.cdp;
-    if (!cdp?.open || !this.pages.size) return;
+    if (!cdp?.open || !this.pages.size) return true;
     // A hidden page draws no frames: it answers at once.
     const frame = "document.hidden || new Promise((resolve) => requestAnimationFrame(() => resolve(true)))";
     const frames = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frame, awaitPromise: true }, session).catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(frames), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
+    const answered = await Promise.race([Promise.all(frames).then(() => true), new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); })]);
     clearTimeout(timer);
+    return answered;
   }
 }
