@@ -84,17 +84,10 @@ export class A11yEngine implements LocateEngine {
     return withText ? (withText.value || withText.name) : null;
   }
 
-  /**
-   * The nodes the screen really shows: mostly on it (a heading or a field cut
-   * by the screen's edge keeps the part shown), of some size, and with
-   * something drawn there.
-   */
+  /** The nodes the screen really shows: inside it, of some size, and with something drawn there. */
   private async visible(context: EngineContext): Promise<A11yNode[]> {
     const { nodes } = await this.fetch(context, false);
-    return nodes.map((n) => {
-      const shown = mostlyShown(n.box, context.screen);
-      return shown && shown !== n.box ? { ...n, box: shown } : shown ? n : null;
-    }).filter((n): n is A11yNode => !!n && n.box.width >= 2 && n.box.height >= 2 && drawn(context.screen, n.box));
+    return nodes.filter((n) => n.box.width >= 2 && n.box.height >= 2 && inside(n.box, context.screen) && drawn(context.screen, n.box));
   }
 
   private fetch(context: EngineContext, fresh: boolean): Promise<A11ySnapshot> {
@@ -111,18 +104,8 @@ export class A11yEngine implements LocateEngine {
   }
 }
 
-/** A box cut by the screen's edges keeps this share of each side at least, or it counts as scrolled away. */
-const SHOWN_SHARE = 0.6;
-
-/** The part of the box on the screen: the box itself when wholly on it, null when too little of it is. */
-function mostlyShown(box: Box, screen: { width: number; height: number }): Box | null {
-  if (box.x >= 0 && box.y >= 0 && box.x + box.width <= screen.width && box.y + box.height <= screen.height) return box;
-  const x = Math.max(0, box.x);
-  const y = Math.max(0, box.y);
-  const width = Math.min(screen.width, box.x + box.width) - x;
-  const height = Math.min(screen.height, box.y + box.height) - y;
-  if (width < box.width * SHOWN_SHARE || height < box.height * SHOWN_SHARE) return null;
-  return { x, y, width, height };
+function inside(box: Box, screen: { width: number; height: number }): boolean {
+  return box.x >= 0 && box.y >= 0 && box.x + box.width <= screen.width && box.y + box.height <= screen.height;
 }
 
 /** Intersection over union: 1 for the same box, low for a box inside a much larger one (a window around a button). */
