@@ -7,9 +7,9 @@ import type { StepFindOptions } from './phrase';
 const step = stepsFor('When');
 
 async function typeInto(world: GlanceWorld, description: string, raw: string, options: StepFindOptions): Promise<void> {
-  await (await world.mustFind(description, options)).click();
+  const field = await world.mustFind(description, options);
   const { text, secret } = world.value(raw);
-  await world.client.type(text, { secret });
+  await world.client.type(text, { secret, into: { x: field.centerX!, y: field.centerY! } });
 }
 
 step('I type {quoted}', async function ([raw]) {

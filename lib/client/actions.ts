@@ -19,6 +19,12 @@ export interface TypeOptions {
   secret?: boolean;
   /** Milliseconds between keystrokes (default 0). */
   delay?: number;
+  /**
+   * Click this point first (an element's centre, to type into it). The click
+   * and the typing share one redraw wait, after the typing: the keys need not
+   * wait for the field's focus to be drawn, only to be given.
+   */
+  into?: { x: number; y: number };
 }
 
 export interface ScrollOptions {
@@ -86,7 +92,13 @@ export class Actions {
       if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) {
         throw new InvalidOptionError('text', 'type() cannot type control characters; use pressKeys() for keys such as Enter or Tab.');
       }
-      await this.act(context, '/type', { text, delay }, 30_000 + text.length * (delay + 20));
+      const into = options.into;
+      if (into !== undefined) this.checkPoint(into?.x, into?.y);
+      const agent = this.session.requireAgent();
+      await this.redraw.around(agent, context, async () => {
+        if (into) await agent.call('POST', '/pointer', { action: 'click', x: into.x, y: into.y });
+        return agent.call('POST', '/type', { text, delay }, 30_000 + text.length * (delay + 20));
+      });
     }, shown);
   }
 

@@ -105,6 +105,20 @@ test('screenshot() writes a PNG file and returns its path', async () => {
   assert.equal(png.readUInt32BE(20), 768);
 });
 
+test('typing into a point clicks it first, in one command with one redraw wait', async () => {
+  await client.click(160, 80); // the button takes the focus from the field
+  const before = (await waitForPageState(client, () => true)).value;
+  const commands: string[] = [];
+  const record = (e: { command: string }) => commands.push(e.command);
+  client.getEmitter().on('command:success', record);
+  await client.type(' into', { into: { x: 300, y: 178 } });
+  client.getEmitter().off('command:success', record);
+  assert.deepEqual(commands, ['type'], 'the click is part of the typing');
+  const s = await waitForPageState(client, (st) => st.value.endsWith(' into'));
+  assert.equal(s.value, `${before} into`, 'the keys went to the field the click focused');
+  await assert.rejects(client.type('x', { into: { x: 5000, y: 10 } }), /not on the 1366x768 screen/);
+});
+
 test('invalid action input is refused with the fix', async () => {
   await assert.rejects(client.click(5000, 10), /not on the 1366x768 screen/);
   await assert.rejects(client.click(10, 10, 'triple-click' as 'click'), /click action 'triple-click'.*double-click/);
