@@ -30,21 +30,3 @@ test('keys after a pause, and clicks, are sent at once', async () => {
   await counting.send('pointer', async () => undefined);
   assert.equal(looks, 0, 'no look at the screen was needed');
 });
-
-test('input to a focused page that has handled what came before goes at once; one that has not is paced as any program', async () => {
-  let looks = 0;
-  const screen = { look: async () => { looks++; return 'still'; }, differ: (a: string, b: string) => a !== b };
-  const handled = new InputPacer(screen, undefined, async () => true);
-  const started = Date.now();
-  await handled.send('pointer', async () => undefined);
-  await handled.send('keys', async () => undefined);
-  await handled.send('keys', async () => undefined);
-  assert.ok(Date.now() - started < 40, `no switch gap, no quiet wait (${Date.now() - started} ms)`);
-  assert.equal(looks, 0, 'the screen was not watched');
-
-  const busy = new InputPacer(screen, undefined, async () => false);
-  const paced = Date.now();
-  await busy.send('pointer', async () => undefined);
-  await busy.send('keys', async () => undefined);
-  assert.ok(Date.now() - paced >= ANSWER_QUIET_MS - 5, `the keys waited for the screen to hold still (${Date.now() - paced} ms)`);
-});

@@ -34,37 +34,20 @@ export interface ScreenLooks<T> {
  *   that follow other input closely wait until the screen has held still for
  *   ANSWER_QUIET_MS since that input: a person sees the answer before typing on.
  *
- * Input that follows a pause is never slowed, nor is a click. Nor is input
- * to a browser page that has drawn a frame since the input before: the page
- * handled it, in order (see handledByFocus).
+ * Input that follows a pause is never slowed, nor is a click.
  */
 export class InputPacer<T = unknown> {
   private last: { kind: InputKind; at: number } | null = null;
 
-  constructor(
-    private readonly screen: ScreenLooks<T> | null = null,
-    private readonly gapMs = INPUT_SWITCH_GAP_MS,
-    /**
-     * True once the program that has the keyboard focus has certainly handled
-     * the input sent so far: a browser page that drew a frame after it (input
-     * comes before a frame's animation callbacks). Then nothing is waited for.
-     */
-    private readonly handledByFocus: () => Promise<boolean> = async () => false,
-  ) {}
+  constructor(private readonly screen: ScreenLooks<T> | null = null, private readonly gapMs = INPUT_SWITCH_GAP_MS) {}
 
   /** Runs `send` as input of `kind`, paced. */
   async send<R>(kind: InputKind, send: () => Promise<R>): Promise<R> {
-    const recent = this.last && Date.now() - this.last.at < Math.max(this.gapMs, ANSWER_QUIET_MS) ? this.last : null;
-    const switching = recent && recent.kind !== kind;
-    if ((switching || (kind === 'keys' && recent)) && await this.handledByFocus()) {
-      // Handled: the next input cannot overtake it, nor meet the program before its answer.
-    } else {
-      if (switching) {
-        const wait = recent.at + this.gapMs - Date.now();
-        if (wait > 0) await sleep(wait);
-      }
-      if (kind === 'keys' && this.last) await this.answered(this.last.at);
+    if (this.last && this.last.kind !== kind) {
+      const wait = this.last.at + this.gapMs - Date.now();
+      if (wait > 0) await sleep(wait);
     }
+    if (kind === 'keys' && this.last) await this.answered(this.last.at);
     try {
       return await send();
     } finally {

@@ -67,9 +67,6 @@ const FOCUSED_WIDGET_BOUND_MS = 3000;
 const LOOK_EVERY_MS = 20;
 const windowIdentity = (w: WindowInfo) => `${w.id}:${w.pid}`;
 
-/** A page that takes longer to draw its next frame (a long script, a dialog) is paced as any program. */
-const HANDLED_BOUND_MS = 300;
-
 export class Launcher {
   private launches = 0;
   /** Browser profiles made by this launcher: they go when the programs are reset. */
@@ -164,20 +161,6 @@ export class Launcher {
    * them, but the kept browser: its pages and contexts are closed, and its
    * process stays for the next scenario. Resolves to how many processes ended.
    */
-  /**
-   * True once the browser holds the keyboard focus (its window is the active
-   * one) and its visible pages have drawn a frame since now: every input sent
-   * so far has been handled by the page, in order.
-   */
-  async browserHandledInput(): Promise<boolean> {
-    const browser = this.browser;
-    if (!browser || browser.child.exitCode !== null || !this.pageLoads) return false;
-    const active = await this.driver.activeWindow();
-    const window = active === null ? undefined : (await this.driver.windows()).find((w) => w.id === active);
-    if (!window || window.pid !== browser.child.pid) return false;
-    return this.pageLoads.inputHandled(HANDLED_BOUND_MS);
-  }
-
   async endPrograms(): Promise<number> {
     const browser = await this.releaseBrowser();
     const ended = await endMarkedPrograms(this.space, this.driver, DEFAULT_REAP_BOUNDS, browser?.pids);

@@ -4,15 +4,11 @@ import type { CdpPipe } from './cdp-pipe';
 export interface PageActivity {
   /** True while a page load that was asked for at or after `since` (ms since the epoch) has not finished. */
   loadingSince(since: number): boolean;
-  /**
-   * Resolves once every visible page has drawn a frame after now: input that
-   * reached it by now has been handled. False when one did not within
-   * `timeoutMs` (a page busy in a long script, or held by a dialog).
-   */
-  inputHandled(timeoutMs: number): Promise<boolean>;
+  /** Resolves once every visible page has drawn a frame after now: input that reached it by now has been handled. */
+  inputHandled(timeoutMs: number): Promise<void>;
 }
 
-export const NO_PAGES: PageActivity = { loadingSince: () => false, inputHandled: async () => true };
+export const NO_PAGES: PageActivity = { loadingSince: () => false, inputHandled: async () => undefined };
 
 /** A navigation asked for that has not started loading by then was cancelled (a download, a handler that said no). */
 const REQUEST_TO_LOAD_MS = 1000;
@@ -24,8 +20,10 @@ const REQUEST_TO_LOAD_MS = 1000;
  * 50–150 ms later: an action's redraw wait asks whether a navigation it
  * caused is still under way, so that the next step looks at the new page,
  * not the old one. Where a busy page handles the click late, the wait first
- * lets each visible page draw a frame: input is handled before a frame's
- * animation callbacks, so by then a navigation the click asks for is known.
+ * lets each visible page draw a frame: a page busy in the click's handler
+ * draws none until the handler is done, and by then the navigation it asked
+ * for is known. (The frame proves nothing about input still on its way to
+ * the page: the desktop's input and the DevTools pipe are separate paths.)
  */
 export class PageLoads implements PageActivity {
   /** Pages whose load was asked for or is under way, by DevTools session, with when it was asked for. */
@@ -87,15 +85,14 @@ export class PageLoads implements PageActivity {
     return false;
   }
 
-  async inputHandled(timeoutMs: number): Promise<boolean> {
+  async inputHandled(timeoutMs: number): Promise<void> {
     const cdp = this.cdp;
-    if (!cdp?.open || !this.pages.size) return true;
+    if (!cdp?.open || !this.pages.size) return;
     // A hidden page draws no frames: it answers at once.
     const frame = "document.hidden || new Promise((resolve) => requestAnimationFrame(() => resolve(true)))";
     const frames = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frame, awaitPromise: true }, session).catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
-    const answered = await Promise.race([Promise.all(frames).then(() => true), new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); })]);
+    await Promise.race([Promise.all(frames), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
     clearTimeout(timer);
-    return answered;
   }
 }

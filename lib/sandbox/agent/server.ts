@@ -93,7 +93,7 @@ function snapshotOptions(source: Record<string, unknown>): SnapshotOptions {
 function routes(ctx: AgentContext): Record<string, Handler> {
   const { driver } = ctx;
   const a11y = ctx.a11y ?? new A11yReader(ctx.space.env.DBUS_SESSION_BUS_ADDRESS, driver);
-  const pacer = new InputPacer({ look: () => lookAt(driver), differ: (a, b) => changedShare(a, b) > 0 }, undefined, () => ctx.launcher.browserHandledInput());
+  const pacer = new InputPacer({ look: () => lookAt(driver), differ: (a, b) => changedShare(a, b) > 0 });
   const click = async (button: MouseButton, times: number) => {
     for (let i = 0; i < times; i++) {
       // Clicks of a double-click come apart as a hand's do: a browser merges two presses in the same instant.
