@@ -115,7 +115,7 @@ export class ElementCache {
    */
   lookupAll(partition: Partition, screen: Screen, thresholds: CacheThresholds): GroupLookup {
     const miss = (diffPercent: number | null, similarity: number | null = null): GroupLookup => ({
-      candidates: null, similarity, info: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent, imageUrl: null },
+      candidates: null, similarity, info: missInfo(diffPercent),
     });
     // The groups whose screen is within the threshold, the nearest first: one per screen the element was found on.
     const near: { rows: CacheRow[]; stored: { data: Buffer; format: string }; diff: number }[] = [];
@@ -174,7 +174,7 @@ export class ElementCache {
         // for it), so the entry goes only once the engine finds the element after all.
         return {
           candidates: null, similarity: round(hit.score), evictStale: () => this.evict(rows),
-          info: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent, imageUrl: null },
+          info: missInfo(diffPercent),
         };
       }
       hits.push({ row, hit, strategy });
@@ -198,7 +198,7 @@ export class ElementCache {
 
   /** A passed assertion judged on a screen within `threshold` of this one, or null with the reason it did not hold. */
   lookupAssertion(partition: Partition, screen: Screen, threshold: number): AssertionLookup {
-    const miss = (diffPercent: number | null): AssertionLookup => ({ verdict: null, info: { hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent, imageUrl: null } });
+    const miss = (diffPercent: number | null): AssertionLookup => ({ verdict: null, info: missInfo(diffPercent) });
     const row = this.db().assertion(partition.key, partition.description, partition.os, partition.resolution);
     const stored = row ? this.storedScreen(row.screen_hash) : null;
     if (!row || !stored || stored.width !== screen.width || stored.height !== screen.height) return miss(null);
@@ -227,7 +227,7 @@ export class ElementCache {
       const diffPercent = Math.round((pixels / (screen.width * screen.height)) * 1e6) / 1e4;
       return { verdict: { reason: row.reason, engine: row.engine }, info: { hit: true, strategy: 'absent', createdAt: row.created_at, diffPercent, imageUrl: null } };
     }
-    return { verdict: null, info: MISSED() };
+    return { verdict: null, info: missInfo() };
   }
 
   /**
@@ -362,7 +362,8 @@ const isAbsenceOf = (statement: string, description: string) => {
 /** A text caret blinking between two looks: at most this narrow and this tall. */
 const CARET_WIDTH = 3;
 const CARET_HEIGHT = 48;
-const MISSED = (): CacheInfo => ({ hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null });
+/** What a lookup that found nothing reports, with how far the nearest screen was, when one was compared. */
+const missInfo = (diffPercent: number | null = null): CacheInfo => ({ hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent, imageUrl: null });
 
 function samePartition(a: Partition, b: Partition): boolean {
   return a.key === b.key && a.description === b.description && a.os === b.os && a.resolution === b.resolution;
