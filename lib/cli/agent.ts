@@ -38,7 +38,7 @@ export async function agentCommand(args: string[]): Promise<number> {
   // The dashcam records into the agent's own folder; clients fetch their clips over HTTP.
   const evidence = await startEvidence({ display, driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null, pageLoads });
   const server = createAgentServer({
-    id, token, driver, processes, space, routes: evidence.routes, launcher,
+    id, token, driver, processes, space, routes: evidence.routes, launcher, pages: pageLoads,
     resetPrograms: () => launcher.endPrograms(),
     describe: () => ({ id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort: null, state: 'self-hosted' }),
     terminate: () => undefined,

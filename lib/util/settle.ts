@@ -5,8 +5,8 @@ const LOOK_INTERVAL_MS = 60;
 
 /** How a screen is watched until it holds still. */
 export interface HoldStillOptions<T> {
-  /** Still: no movement for this long. */
-  quietMs: number;
+  /** Still: no movement for this long; asked at every look where it can shrink (an answer confirmed some other way). */
+  quietMs: number | (() => number);
   /** Epoch ms: the watch ends then, still or not (a video never holds still). */
   deadline: number;
   /** When the quiet starts counting (default: now); earlier for an input whose answer may still come. */
@@ -26,8 +26,9 @@ export async function holdStill<T>(look: () => Promise<T>, moved: (previous: T, 
   const everyMs = options.everyMs ?? 8;
   let quietSince = options.since ?? Date.now();
   let last = options.first ?? await look();
+  const quietMs = typeof options.quietMs === 'number' ? () => options.quietMs as number : options.quietMs;
   for (;;) {
-    if (Date.now() - quietSince >= options.quietMs) return { last, settled: true };
+    if (Date.now() - quietSince >= quietMs()) return { last, settled: true };
     if (Date.now() >= options.deadline) return { last, settled: false };
     await sleep(everyMs);
     const next = await look();

@@ -119,6 +119,20 @@ test('typing into a point clicks it first, in one command with one redraw wait',
   await assert.rejects(client.type('x', { into: { x: 5000, y: 10 } }), /not on the 1366x768 screen/);
 });
 
+test('the page reports the click it handled, so the keys after it go without waiting for a long still screen', async () => {
+  type Reply = { pacing: { waitedMs: number; previousEchoed: boolean | null } };
+  const agent = client.requireAgent();
+  await agent.call('POST', '/pointer', { action: 'click', x: 160, y: 80 }); // the button takes the focus
+  await agent.call('POST', '/pointer', { action: 'click', x: 300, y: 178 });
+  const typed = await agent.call<Reply>('POST', '/type', { text: ' echo' });
+  assert.equal(typed.pacing.previousEchoed, true, 'the page reported the click on the field');
+  const s = await waitForPageState(client, (st) => st.value.endsWith(' echo'));
+  assert.ok(s.value.endsWith(' echo'), 'the keys went to the field the click focused');
+  const pressed = await agent.call<Reply>('POST', '/keys', { keys: ['shift+a'] });
+  assert.equal(pressed.pacing.previousEchoed, true, 'the page reported every key release of the typed text');
+  await waitForPageState(client, (st) => st.value.endsWith(' echoA'));
+});
+
 test('invalid action input is refused with the fix', async () => {
   await assert.rejects(client.click(5000, 10), /not on the 1366x768 screen/);
   await assert.rejects(client.click(10, 10, 'triple-click' as 'click'), /click action 'triple-click'.*double-click/);

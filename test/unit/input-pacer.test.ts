@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ANSWER_QUIET_MS, InputPacer } from '../../lib/sandbox/agent/input-pacer';
+import { ANSWER_QUIET_MS, ECHOED_QUIET_MS, INPUT_SWITCH_GAP_MS, InputPacer } from '../../lib/sandbox/agent/input-pacer';
 import { sleep } from '../../lib/util/wait';
 
 /** A screen that shows 'before' until `answerAfterMs` past the moment it is armed, then 'answer'. */
@@ -16,17 +16,52 @@ function lateAnswer(answerAfterMs: number) {
 test('keys sent right after other input wait for the program\'s late answer (a shell\'s prompt) and for the screen to hold still', async () => {
   const program = lateAnswer(70);
   const pacer = new InputPacer(program.screen);
-  await pacer.send('keys', async () => program.arm());
-  const seen = await pacer.send('keys', async () => program.shows());
+  let seen = '';
+  await pacer.send('keys', async () => { program.arm(); return 1; });
+  await pacer.send('keys', async () => { seen = program.shows(); return 1; });
   assert.equal(seen, 'answer', 'the second keys arrive after the answer to the first');
 });
 
 test('keys after a pause, and clicks, are sent at once', async () => {
   let looks = 0;
   const counting = new InputPacer({ look: async () => { looks++; return 'still'; }, differ: (a, b) => a !== b });
-  await counting.send('keys', async () => undefined);
+  await counting.send('keys', async () => 1);
   await sleep(ANSWER_QUIET_MS);
-  await counting.send('keys', async () => undefined);
-  await counting.send('pointer', async () => undefined);
+  await counting.send('keys', async () => 1);
+  await counting.send('pointer', async () => 1);
   assert.equal(looks, 0, 'no look at the screen was needed');
+});
+
+/** A page that reports releases `echoMs` after they were sent, on a screen that holds still. */
+function echoingPage(echoMs: number) {
+  let handled = 0;
+  return {
+    echoes: { inputsHandled: () => handled },
+    send: (releases: number) => async () => { setTimeout(() => { handled += releases; }, echoMs); return releases; },
+  };
+}
+const stillScreen = { look: async () => 'still', differ: (a: string, b: string) => a !== b };
+
+async function keysAfterClick(pacer: InputPacer<string>, click: () => Promise<number>): Promise<number> {
+  await pacer.send('pointer', click);
+  const clicked = Date.now();
+  let keysAt = 0;
+  await pacer.send('keys', async () => { keysAt = Date.now(); return 1; });
+  return keysAt - clicked;
+}
+
+test('keys after a click that a page reported handled wait only for a short still screen', async () => {
+  const page = echoingPage(10);
+  const waited = await keysAfterClick(new InputPacer(stillScreen, page.echoes), page.send(1));
+  assert.ok(waited >= ECHOED_QUIET_MS - 2, `keys waited ${waited} ms: the screen must still hold still a moment`);
+  assert.ok(waited < ANSWER_QUIET_MS - 30, `keys waited ${waited} ms, as long as with no report`);
+});
+
+test('keys after a click wait the full still screen while the page has not reported every release', async () => {
+  const page = echoingPage(10);
+  // Two releases sent (a double-click), one reported: the second may still be on its way.
+  const partly = { inputsHandled: () => Math.max(0, page.echoes.inputsHandled() - 1) };
+  const waited = await keysAfterClick(new InputPacer(stillScreen, partly), page.send(2));
+  assert.ok(waited >= ANSWER_QUIET_MS - 2, `keys waited only ${waited} ms`);
+  assert.ok(waited >= INPUT_SWITCH_GAP_MS);
 });

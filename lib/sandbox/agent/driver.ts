@@ -47,10 +47,10 @@ export interface Driver {
   moveTo(x: number, y: number): Promise<void>;
   button(button: MouseButton, pressed: boolean): Promise<void>;
   wheel(direction: ScrollDirection, clicks: number): Promise<void>;
-  /** Presses the canonical key names in order, then releases them in reverse. */
-  chord(keys: readonly string[]): Promise<void>;
-  /** Types text character by character, `delayMs` apart. */
-  typeText(text: string, delayMs: number): Promise<void>;
+  /** Presses the canonical key names in order, then releases them in reverse; resolves to how many keys it released. */
+  chord(keys: readonly string[]): Promise<number>;
+  /** Types text character by character, `delayMs` apart; resolves to how many keys it released. */
+  typeText(text: string, delayMs: number): Promise<number>;
   windows(): Promise<WindowInfo[]>;
   activate(windowId: number): Promise<void>;
   activeWindow(): Promise<number | null>;

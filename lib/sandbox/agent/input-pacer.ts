@@ -10,10 +10,32 @@ export const INPUT_SWITCH_GAP_MS = 60;
  * it), and takes Enter as a plain line break until then.
  */
 export const ANSWER_QUIET_MS = 150;
+/**
+ * The still screen asked for once a browser page has reported the input
+ * handled: it has the input, so only an answer drawn after it (a dialog
+ * sliding in, a field focused late) can still be on its way, and that
+ * shows within three frames.
+ */
+export const ECHOED_QUIET_MS = 50;
 /** Keys wait for an answer at most this long after the input before them: a clock or a video never holds still. */
 export const ANSWER_BOUND_MS = 1000;
 
 export type InputKind = 'pointer' | 'keys';
+
+/** How many input releases the program under the pointer or keyboard reported handled; browsers' pages report, other programs do not. */
+export interface InputEchoes {
+  inputsHandled(): number;
+}
+
+const NO_ECHOES: InputEchoes = { inputsHandled: () => 0 };
+
+/** What pacing an input cost, for the command's reply. */
+export interface Pacing {
+  /** How long the input waited before it was sent. */
+  waitedMs: number;
+  /** Whether a page had reported the input before it handled (null: there was none to wait for). */
+  previousEchoed: boolean | null;
+}
 
 /** A cheap look at the screen, and whether two looks differ. */
 export interface ScreenLooks<T> {
@@ -34,30 +56,53 @@ export interface ScreenLooks<T> {
  *   that follow other input closely wait until the screen has held still for
  *   ANSWER_QUIET_MS since that input: a person sees the answer before typing on.
  *
+ * A browser page reports each release it handled (see InputEchoes). Once it
+ * reported every release of the last input, that input has arrived: no gap
+ * is needed, and the screen need only hold still for ECHOED_QUIET_MS.
+ *
  * Input that follows a pause is never slowed, nor is a click.
  */
 export class InputPacer<T = unknown> {
-  private last: { kind: InputKind; at: number } | null = null;
+  /** The last input: its kind, when it was sent, and the echo count that says a page handled all of it (null: none expected). */
+  private last: { kind: InputKind; at: number; echoedAt: number | null } | null = null;
 
-  constructor(private readonly screen: ScreenLooks<T> | null = null, private readonly gapMs = INPUT_SWITCH_GAP_MS) {}
+  constructor(
+    private readonly screen: ScreenLooks<T> | null = null,
+    private readonly echoes: InputEchoes = NO_ECHOES,
+    private readonly gapMs = INPUT_SWITCH_GAP_MS,
+  ) {}
 
-  /** Runs `send` as input of `kind`, paced. */
-  async send<R>(kind: InputKind, send: () => Promise<R>): Promise<R> {
-    if (this.last && this.last.kind !== kind) {
-      const wait = this.last.at + this.gapMs - Date.now();
+  /**
+   * Runs `send` as input of `kind`, paced. `send` resolves to how many
+   * releases (button or key) it sent: what a page will report.
+   */
+  async send(kind: InputKind, send: () => Promise<number>): Promise<Pacing> {
+    const started = Date.now();
+    const last = this.last;
+    if (last && last.kind !== kind && !this.echoed(last)) {
+      const wait = last.at + this.gapMs - Date.now();
       if (wait > 0) await sleep(wait);
     }
-    if (kind === 'keys' && this.last) await this.answered(this.last.at);
+    if (kind === 'keys' && last) await this.answered(last);
+    const pacing: Pacing = { waitedMs: Date.now() - started, previousEchoed: last ? this.echoed(last) : null };
+    const base = this.echoes.inputsHandled();
+    let releases = 0;
     try {
-      return await send();
+      releases = await send();
     } finally {
-      this.last = { kind, at: Date.now() };
+      this.last = { kind, at: Date.now(), echoedAt: releases > 0 ? base + releases : null };
     }
+    return pacing;
   }
 
-  /** Waits until the screen has held still for ANSWER_QUIET_MS since the input sent at `inputAt`, within ANSWER_BOUND_MS of it. */
-  private async answered(inputAt: number): Promise<void> {
-    if (!this.screen || Date.now() - inputAt >= ANSWER_QUIET_MS) return;
-    await holdStill(this.screen.look, this.screen.differ, { quietMs: ANSWER_QUIET_MS, since: inputAt, deadline: inputAt + ANSWER_BOUND_MS });
+  private echoed(input: { echoedAt: number | null }): boolean {
+    return input.echoedAt !== null && this.echoes.inputsHandled() >= input.echoedAt;
+  }
+
+  /** Waits until the screen has held still since the input (ANSWER_QUIET_MS, or ECHOED_QUIET_MS once a page reported it), within ANSWER_BOUND_MS of it. */
+  private async answered(input: { at: number; echoedAt: number | null }): Promise<void> {
+    if (!this.screen || Date.now() - input.at >= ANSWER_QUIET_MS) return;
+    const quietMs = () => (this.echoed(input) ? ECHOED_QUIET_MS : ANSWER_QUIET_MS);
+    await holdStill(this.screen.look, this.screen.differ, { quietMs, since: input.at, deadline: input.at + ANSWER_BOUND_MS });
   }
 }

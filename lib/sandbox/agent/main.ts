@@ -161,6 +161,7 @@ async function main(): Promise<void> {
     a11y,
     resetPrograms,
     launcher,
+    pages: pageLoads,
     routes: evidence.routes,
     describe: () => ({
       id: config.id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort, previewPort,

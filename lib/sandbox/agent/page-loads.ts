@@ -1,4 +1,5 @@
 import type { CdpPipe } from './cdp-pipe';
+import { InputEchoes } from './input-echoes';
 
 /** What an action's redraw wait asks of the browser's pages (nothing, where no browser runs). */
 export interface PageActivity {
@@ -6,9 +7,11 @@ export interface PageActivity {
   loadingSince(since: number): boolean;
   /** Resolves once every visible page has drawn a frame after now: input that reached it by now has been handled. */
   inputHandled(timeoutMs: number): Promise<void>;
+  /** How many input releases (pointer or key) the pages have reported handled so far. */
+  inputsHandled(): number;
 }
 
-export const NO_PAGES: PageActivity = { loadingSince: () => false, inputHandled: async () => undefined };
+export const NO_PAGES: PageActivity = { loadingSince: () => false, inputHandled: async () => undefined, inputsHandled: () => 0 };
 
 /** A navigation asked for that has not started loading by then was cancelled (a download, a handler that said no). */
 const REQUEST_TO_LOAD_MS = 1000;
@@ -31,6 +34,7 @@ export class PageLoads implements PageActivity {
   /** The page each session is attached to: its main frame has the page's target id. */
   private readonly pages = new Map<string, string>();
   private cdp: CdpPipe | null = null;
+  private readonly echoes = new InputEchoes();
 
   /**
    * Follows a browser's pages through its debugging pipe, for as long as the
@@ -38,6 +42,7 @@ export class PageLoads implements PageActivity {
    */
   async watch(cdp: CdpPipe): Promise<void> {
     this.cdp = cdp;
+    this.echoes.watch(cdp);
     cdp.onEvent((method, params, sessionId) => this.event(cdp, method, params, sessionId));
     cdp.onClose(() => {
       this.loading.clear();
@@ -52,6 +57,7 @@ export class PageLoads implements PageActivity {
       if (params.targetInfo?.type !== 'page') return;
       this.pages.set(params.sessionId, params.targetInfo.targetId);
       void cdp.send('Page.enable', {}, params.sessionId).catch(() => undefined);
+      void this.echoes.attach(cdp, params.sessionId).catch(() => undefined);
       return;
     }
     if (method === 'Target.detachedFromTarget') {
@@ -83,6 +89,10 @@ export class PageLoads implements PageActivity {
       if (load.since >= since && (load.started || now - load.since < REQUEST_TO_LOAD_MS)) return true;
     }
     return false;
+  }
+
+  inputsHandled(): number {
+    return this.echoes.count();
   }
 
   async inputHandled(timeoutMs: number): Promise<void> {

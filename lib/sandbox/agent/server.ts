@@ -8,7 +8,7 @@ import { ProcessGroup } from './processes';
 import { ProgramSpace } from './program-space';
 import { parseChord } from '../keys';
 import { sleep } from '../../util/wait';
-import { InputPacer } from './input-pacer';
+import { InputEchoes, InputPacer } from './input-pacer';
 import { lookAt } from './redraw';
 import { changedShare } from '../../image/motion';
 import { bgrxToRgba, encodePng } from '../../image/pixels';
@@ -38,6 +38,8 @@ export interface AgentContext {
   resetPrograms(): Promise<number>;
   describe(): Record<string, unknown>;
   terminate(reason: string): void;
+  /** The browser's pages, which report the input they handled; none by default. */
+  pages?: InputEchoes;
   /** Routes of the optional parts (the dashcam, redraw detection), served with the same token. */
   routes?: Record<string, Handler>;
 }
@@ -52,6 +54,10 @@ type Body = Record<string, any>;
 type Handler = (body: Body, url: URL, res: http.ServerResponse) => Promise<unknown>;
 
 const POINTER_ACTIONS = ['click', 'double-click', 'right-click', 'middle-click', 'hover', 'mouse-down', 'mouse-up'] as const;
+/** The button releases each pointer action sends: what a page reports back. */
+const RELEASES: Record<(typeof POINTER_ACTIONS)[number], number> = {
+  click: 1, 'double-click': 2, 'right-click': 1, 'middle-click': 1, hover: 0, 'mouse-down': 0, 'mouse-up': 1,
+};
 const SCROLL_DIRECTIONS: ScrollDirection[] = ['up', 'down', 'left', 'right'];
 const MAX_BODY = 1024 * 1024;
 /** Nodes one text-boxes request may ask about. */
@@ -93,7 +99,7 @@ function snapshotOptions(source: Record<string, unknown>): SnapshotOptions {
 function routes(ctx: AgentContext): Record<string, Handler> {
   const { driver } = ctx;
   const a11y = ctx.a11y ?? new A11yReader(ctx.space.env.DBUS_SESSION_BUS_ADDRESS, driver);
-  const pacer = new InputPacer({ look: () => lookAt(driver), differ: (a, b) => changedShare(a, b) > 0 });
+  const pacer = new InputPacer({ look: () => lookAt(driver), differ: (a, b) => changedShare(a, b) > 0 }, ctx.pages);
   const click = async (button: MouseButton, times: number) => {
     for (let i = 0; i < times; i++) {
       // Clicks of a double-click come apart as a hand's do: a browser merges two presses in the same instant.
@@ -156,7 +162,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     'POST /pointer': async (body) => {
       const action = text(body, 'action') as (typeof POINTER_ACTIONS)[number];
       if (!POINTER_ACTIONS.includes(action)) throw new HttpError(400, `unknown pointer action '${action}'; use one of ${POINTER_ACTIONS.join(', ')}`);
-      await pacer.send('pointer', async () => {
+      const pacing = await pacer.send('pointer', async () => {
         await driver.moveTo(number(body, 'x'), number(body, 'y'));
         if (action === 'click') await click('left', 1);
         else if (action === 'double-click') await click('left', 2);
@@ -164,8 +170,9 @@ function routes(ctx: AgentContext): Record<string, Handler> {
         else if (action === 'middle-click') await click('middle', 1);
         else if (action === 'mouse-down') await driver.button('left', true);
         else if (action === 'mouse-up') await driver.button('left', false);
+        return RELEASES[action];
       });
-      return { ok: true };
+      return { ok: true, pacing };
     },
     'POST /scroll': async (body) => {
       const direction = text(body, 'direction') as ScrollDirection;
@@ -177,20 +184,20 @@ function routes(ctx: AgentContext): Record<string, Handler> {
           if (i > 0 || body.x !== undefined) await sleep(WHEEL_CLICK_GAP_MS);
           await driver.wheel(direction, 1);
         }
+        // A page reports no wheel turns: nothing to echo.
+        return 0;
       });
       return { ok: true };
     },
     'POST /keys': async (body) => {
       const keys = parseChord(body.keys);
       await requireKeyboardFocus(driver, `the keys '${keys.join('+')}'`);
-      await pacer.send('keys', () => driver.chord(keys));
-      return { ok: true };
+      return { ok: true, pacing: await pacer.send('keys', () => driver.chord(keys)) };
     },
     'POST /type': async (body) => {
       const typed = text(body, 'text');
       await requireKeyboardFocus(driver, 'the typed text');
-      await pacer.send('keys', () => driver.typeText(typed, typeof body.delay === 'number' ? body.delay : 0));
-      return { ok: true };
+      return { ok: true, pacing: await pacer.send('keys', () => driver.typeText(typed, typeof body.delay === 'number' ? body.delay : 0)) };
     },
     'POST /exec': async (body) => runShell(ctx.processes, text(body, 'code'), number(body, 'timeout'), ctx.space),
     'POST /launch/app': async (body) => ctx.launcher.app(text(body, 'command'), number(body, 'timeout')),

@@ -212,7 +212,7 @@ export class X11Driver implements Driver {
     await this.sync();
   }
 
-  async chord(keys: readonly string[]): Promise<void> {
+  async chord(keys: readonly string[]): Promise<number> {
     const places: KeyPlace[] = [];
     for (const key of keys) places.push(await this.placeOf(keysymFor(key)));
     const needsShift = places.some((p) => p.shifted) && !keys.includes('shift');
@@ -220,17 +220,21 @@ export class X11Driver implements Driver {
     for (const code of codes) this.xtest.FakeInput(XTEST.KeyPress, code, 0, this.root, 0, 0);
     for (const code of [...codes].reverse()) this.xtest.FakeInput(XTEST.KeyRelease, code, 0, this.root, 0, 0);
     await this.sync();
+    return codes.length;
   }
 
-  async typeText(text: string, delayMs: number): Promise<void> {
+  async typeText(text: string, delayMs: number): Promise<number> {
+    let released = 0;
     for (const char of text) {
       const place = await this.placeOf(keysymForChar(char));
       const codes = place.shifted ? [this.keyPlaces.get(SHIFT_KEYSYM)!.keycode, place.keycode] : [place.keycode];
       for (const code of codes) this.xtest.FakeInput(XTEST.KeyPress, code, 0, this.root, 0, 0);
       for (const code of [...codes].reverse()) this.xtest.FakeInput(XTEST.KeyRelease, code, 0, this.root, 0, 0);
+      released += codes.length;
       if (delayMs > 0) await sleep(delayMs);
     }
     await this.sync();
+    return released;
   }
 
   /**

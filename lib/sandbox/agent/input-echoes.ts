@@ -1,0 +1,51 @@
+import type { CdpPipe } from './cdp-pipe';
+
+const BINDING = '__glanceInputHandled';
+/** A world of its own in every document: the page's scripts neither see the listeners nor can stop them. */
+const WORLD = 'glance-input';
+
+/**
+ * Reports every pointer or key release a document receives, once the page
+ * has handled it: the report waits for the task that dispatched the release
+ * (pointerup, then mouseup and click; or keyup) to end, so a field that a
+ * click focuses has the focus by then.
+ */
+const REPORTER = `(() => {
+  const report = globalThis.${BINDING};
+  if (typeof report !== 'function' || globalThis.__glanceReporting) return;
+  globalThis.__glanceReporting = true;
+  for (const type of ['pointerup', 'keyup']) {
+    addEventListener(type, (event) => { if (event.isTrusted) setTimeout(() => report(type), 0); }, { capture: true });
+  }
+})()`;
+
+/**
+ * Counts the input releases that the browser's pages have handled, from the
+ * pages themselves. The desktop's input and the DevTools pipe are separate
+ * paths, so a frame drawn after an input proves nothing about it; a page
+ * that reports the release it received does. Keys that follow a click then
+ * need not wait for the screen to hold still to be sure the click landed.
+ */
+export class InputEchoes {
+  private handled = 0;
+
+  /** Counts the releases of every page this pipe attaches to; call before pages attach. */
+  watch(cdp: CdpPipe): void {
+    cdp.onEvent((method, params) => {
+      if (method === 'Runtime.bindingCalled' && params.name === BINDING) this.handled++;
+    });
+  }
+
+  /** Installs the reporter in a page's documents, this one and every later one. */
+  async attach(cdp: CdpPipe, sessionId: string): Promise<void> {
+    // A binding's calls are reported only to a session that enabled the runtime domain.
+    await cdp.send('Runtime.enable', {}, sessionId);
+    await cdp.send('Runtime.addBinding', { name: BINDING, executionContextName: WORLD }, sessionId);
+    await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: REPORTER, worldName: WORLD, runImmediately: true }, sessionId);
+  }
+
+  /** How many input releases pages have handled so far. */
+  count(): number {
+    return this.handled;
+  }
+}
