@@ -15,9 +15,6 @@ import { changedShare, MOTION_FLOOR } from '../../image/motion';
 import { holdStill } from '../../util/settle';
 import { sleep, TimeoutError, waitFor } from '../../util/wait';
 
-/** The rest between the two moves of introducePointer(). */
-const POINTER_STEP_MS = 30;
-
 /**
  * Starts desktop programs inside the sandbox and waits until they are really
  * there: a new top-level window, and for a browser a painted, settled screen.
@@ -149,10 +146,8 @@ export class Launcher {
     const before = await this.windowsNow();
     const { browserContextId } = await kept.cdp.send<{ browserContextId: string }>('Target.createBrowserContext', { disposeOnDetach: false });
     kept.contexts.push(browserContextId);
-    const { targetId } = await kept.cdp.send<{ targetId: string }>('Target.createTarget', { url, browserContextId, newWindow: true });
-    // A window opened this way is not in kiosk mode: it goes full screen as the first one did.
-    const { windowId } = await kept.cdp.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId });
-    await kept.cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'fullscreen' } });
+    // A window opened this way is not in kiosk mode: it opens full screen, as the first one is.
+    const { targetId } = await kept.cdp.send<{ targetId: string }>('Target.createTarget', { url, browserContextId, newWindow: true, windowState: 'fullscreen' });
     return { before, targetId };
   }
 
@@ -283,12 +278,11 @@ export class Launcher {
    * Moves the pointer out to the corner and back to the middle. A browser
    * that came up under a resting pointer has seen no pointer motion yet, and
    * then now and again drops its first click; after a motion it takes it.
+   * The page says when it saw the motion, so the moves need no pause.
    */
   private async introducePointer(): Promise<void> {
     await this.driver.moveTo(0, 0);
-    await sleep(POINTER_STEP_MS);
     await this.driver.moveTo(Math.round(this.driver.width / 2), Math.round(this.driver.height / 2));
-    await sleep(POINTER_STEP_MS);
   }
 
   /** Brings the first window whose title or class contains `name` to the front. */
