@@ -118,6 +118,9 @@ function shrink(image: Grey, factor: number): Grey {
   return { width, height, data };
 }
 
+/** A side of the shrunk template shorter than this is searched at every pixel. */
+const NARROW = 12;
+
 /**
  * The whole screen, coarse to fine: every placement on a 4x smaller copy,
  * then the best few refined at full size.
@@ -129,8 +132,12 @@ export function searchScreen(screen: Grey, template: Grey): TemplateHit {
   const coarse = new Matcher(small, smallTemplate);
   const top: TemplateHit[] = [];
   // Every other placement of the small copy, then the best few looked at around: a peak is wider than one step.
-  for (let y = 0; y + smallTemplate.height <= small.height; y += 2) {
-    for (let x = 0; x + smallTemplate.width <= small.width; x += 2) {
+  // Not along a side the small copy has few pixels on: there a shift of one pixel is a large part of it (a
+  // button's edges), and the peak is one pixel wide.
+  const stepX = smallTemplate.width < NARROW ? 1 : 2;
+  const stepY = smallTemplate.height < NARROW ? 1 : 2;
+  for (let y = 0; y + smallTemplate.height <= small.height; y += stepY) {
+    for (let x = 0; x + smallTemplate.width <= small.width; x += stepX) {
       const score = coarse.at(x, y);
       if (top.length < 5 || score > top[top.length - 1].score) {
         top.push({ x, y, score });
