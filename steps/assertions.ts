@@ -26,9 +26,14 @@ step('I should see the text {quoted}', async function ([text], options) {
   await this.mustFind(`The text "${text}"`, options);
 }, { finds: true });
 
+/**
+ * How many there are on the still screen. A count is taken from the cache
+ * only on the very same pixels (threshold 0): one element more or less may
+ * change fewer pixels than any looser threshold allows.
+ */
 async function countOf(world: import('../support/world').GlanceWorld, description: string): Promise<number> {
   await world.client.settle();
-  return (await world.client.findAll(description)).length;
+  return (await world.client.findAll(description, { cacheThreshold: 0 })).length;
 }
 
 step('I should see {int} {element}', async function ([count, description]) {

@@ -154,7 +154,7 @@ export class ElementCache {
   /** A group's elements found again on the screen, or a miss whose entries go once the engine finds the element elsewhere. */
   private findGroup(rows: CacheRow[], stored: { data: Buffer; format: string }, screen: Screen, thresholds: CacheThresholds, diffPercent: number): GroupLookup {
     let fullGrey: Grey | null = null;
-    const hits = [];
+    const hits: { row: CacheRow; hit: { x: number; y: number; score: number }; strategy: CacheInfo['strategy'] }[] = [];
     for (const row of rows) {
       const template = greyOf(row.crop, row.width, row.height, stored.format as Screen['format']);
       const window = { x: Math.max(0, row.x - NEAR_RADIUS), y: Math.max(0, row.y - NEAR_RADIUS), width: 0, height: 0 };
@@ -176,6 +176,10 @@ export class ElementCache {
           candidates: null, similarity: round(hit.score), evictStale: () => this.evict(rows),
           info: missInfo(diffPercent),
         };
+      }
+      // Two elements of a findAll found again on one spot: the screen has fewer of them than the group.
+      if (hits.some((h) => Math.abs(h.hit.x - hit.x) < row.width / 2 && Math.abs(h.hit.y - hit.y) < row.height / 2)) {
+        return { candidates: null, similarity: round(hit.score), info: missInfo(diffPercent) };
       }
       hits.push({ row, hit, strategy });
     }

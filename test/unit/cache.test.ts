@@ -163,6 +163,33 @@ test('a findAll group is cached as a whole and replaced as a whole', async () =>
   assert.equal(cache.lookupAll(group, syntheticScreen(), thresholds).candidates!.length, 1, 'the new group replaced the old one');
 });
 
+test('a findAll group is a miss where two of its elements would be found on one spot: the screen has fewer of them', async () => {
+  const { stateDir } = testState();
+  const cache = new ElementCache(stateDir);
+  const group = { ...partition, description: 'findAll: Save buttons' };
+  // Two identical buttons, one above the other; then the lower one is gone.
+  const screenWith = (tops: number[]) => {
+    const screen = syntheticScreen();
+    screen.data.fill(245);
+    for (const top of tops) {
+      for (let y = 0; y < 30; y++) for (let x = 0; x < 90; x++) {
+        const i = ((top + y) * screen.width + 40 + x) * 4;
+        const edge = x < 3 || y < 3 || x > 86 || y > 26;
+        screen.data.fill(edge ? 40 : x > 20 && x < 70 && y > 10 && y < 20 ? 90 : 200, i, i + 3);
+      }
+    }
+    return screen;
+  };
+  const two = screenWith([60, 120]);
+  cache.record(group, two, [found, { ...found, box: { ...found.box, y: 120 } }]);
+  assert.equal(await cache.commit(), 2);
+  assert.equal(cache.lookupAll(group, two, thresholds).candidates!.length, 2);
+  const one = screenWith([60]);
+  const lookup = cache.lookupAll(group, one, { screen: 0.05, element: 0.8 });
+  assert.ok(lookup.info.diffPercent! < 5, 'the screens are near enough to be compared');
+  assert.equal(lookup.candidates, null, 'not two buttons where one is left');
+});
+
 test('a lookup leaves the captured screen as it was, and pending entries are capped', async () => {
   const { cache } = await cacheWithEntry();
   const screen = syntheticScreen();
