@@ -197,7 +197,8 @@ export class Actions {
         throw new InvalidOptionError('command', `provision.app needs a command such as 'xeyes', got ${show(command)}.`);
       }
       if (this.session.skipProvision) return this.runner.log('Skipped provision.app: the rejoined sandbox already runs its apps.');
-      const { dialog } = await this.session.requireAgent().call<{ dialog?: string }>('POST', '/launch/app', { command, timeout }, timeout + 5_000);
+      const { dialog, tree } = await this.session.requireAgent().call<{ dialog?: string; tree?: string }>('POST', '/launch/app', { command, timeout }, timeout + 5_000);
+      if (tree === 'none') this.runner.log(`'${command}' publishes no accessibility tree: its elements are found on the pixels.`);
       // A program that opens a dialog first ("Restore the previous session?") takes the next keys there: say so.
       if (dialog !== undefined) this.runner.log(`'${command}' opened a dialog first: '${dialog}'. Keys typed next go to it.`);
     });

@@ -53,6 +53,15 @@ test('typing straight after a launch reaches the program, three times in a row, 
   await client.disconnect();
 });
 
+test('a launch knows from the accessibility bus whether the program publishes a tree, without waiting for one that never comes', async () => {
+  const client = await connected();
+  const launch = (command: string) => client.requireAgent().call<{ tree?: string }>('POST', '/launch/app', { command, timeout: 15_000 }, 20_000);
+  assert.equal((await launch(TK_ENTRY)).tree, 'none', 'Tk is not on the accessibility bus');
+  await client.resetApps();
+  assert.equal((await launch(`zenity --entry --title 'Tree' --text 'Name'`)).tree, 'focused', 'GTK publishes its focused field');
+  await client.disconnect();
+});
+
 test('a program whose first window is a dialog is named in the log; one with no window fails with its output', async () => {
   const client = await connected();
   const lines: string[] = [];

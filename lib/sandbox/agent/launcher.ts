@@ -50,19 +50,42 @@ export interface LaunchResult {
   durationMs: number;
   /** The title of the dialog the program opened first, when its first window is one ("Restore the previous session?"). */
   dialog?: string;
+  /**
+   * What the accessibility tree showed of a program: its focused widget;
+   * none, as its processes are not on the accessibility bus; or nothing
+   * seen within the bound. Absent where no tree is read.
+   */
+  tree?: 'focused' | 'none' | 'not seen';
 }
 
-/** What the launcher asks of the accessibility tree: the name of the window whose widget has the keyboard focus. */
-export type FocusedWidgetProbe = (deadlineMs: number) => Promise<{ windows: Set<string>; focusedIn: Set<string> }>;
+/**
+ * What the launcher asks of the accessibility tree: the windows in it, the
+ * name of the window whose widget has the keyboard focus, and the processes
+ * that have an application on the accessibility bus.
+ */
+export type FocusedWidgetProbe = (deadlineMs: number) => Promise<{ windows: Set<string>; focusedIn: Set<string>; publishing: Set<number> }>;
 
 /** Held still: no motion beyond a caret's for this long, after the first paint. */
 const STILL_MS = 100;
-/** A program whose window shows nothing of it in the tree by then publishes none (Tk, a game). */
+/**
+ * A program whose window shows nothing of it in the tree by then publishes
+ * none (Tk, a game). Where the launch's processes are known and none of them
+ * is on the accessibility bus once the window is painted, that is known at
+ * once: toolkits join the bus as they start, before their first window.
+ */
 const NO_TREE_AFTER_MS = 1000;
 /** The longest wait for the tree's focused widget once the window is up and still. */
 const FOCUSED_WIDGET_BOUND_MS = 3000;
 const LOOK_EVERY_MS = 20;
 const windowIdentity = (w: WindowInfo) => `${w.id}:${w.pid}`;
+
+/** The launched process and everything it started, while it runs; empty once it has exited (it handed over). */
+function launchedProcesses(child: ChildProcess): Set<number> {
+  if (child.exitCode !== null || !child.pid) return new Set();
+  const pids = new Set([child.pid]);
+  for (const pid of pids) for (const grandchild of childrenOf(pid)) pids.add(grandchild);
+  return pids;
+}
 
 export class Launcher {
   private launches = 0;
@@ -94,13 +117,13 @@ export class Launcher {
   async app(command: string, timeoutMs: number): Promise<LaunchResult> {
     const started = Date.now();
     const deadline = started + timeoutMs;
-    const { window } = await this.launch('sh', ['-c', command], command, timeoutMs, false);
+    const { window, child } = await this.launch('sh', ['-c', command], command, timeoutMs, false);
     await this.activate(window, Math.max(1, deadline - Date.now()));
     await this.waitForStillScreen(deadline);
-    await this.waitForFocusedWidget(window, deadline);
+    const tree = await this.waitForFocusedWidget(window, child, deadline);
     const current = (await this.driver.windows()).find((w) => w.id === window.id) ?? window;
     const dialog = (await this.driver.isDialog(window.id).catch(() => false)) ? current.title || current.className : undefined;
-    return { window: current, durationMs: Date.now() - started, ...(dialog !== undefined ? { dialog } : {}) };
+    return { window: current, durationMs: Date.now() - started, ...(dialog !== undefined ? { dialog } : {}), ...(tree ? { tree } : {}) };
   }
 
   /**
@@ -261,17 +284,20 @@ export class Launcher {
    * widget is in it: before that, GTK and Qt programs can drop the first
    * keys. A window that shows nothing in the tree for a while publishes none.
    */
-  private async waitForFocusedWidget(window: WindowInfo, deadline: number): Promise<void> {
-    if (!this.focusedWidget) return;
+  private async waitForFocusedWidget(window: WindowInfo, launched: ChildProcess, deadline: number): Promise<LaunchResult['tree']> {
+    if (!this.focusedWidget) return undefined;
     const started = Date.now();
     const bound = Math.min(deadline, started + FOCUSED_WIDGET_BOUND_MS);
     while (Date.now() < bound) {
       const title = (await this.driver.windows()).find((w) => w.id === window.id)?.title ?? window.title;
-      const { windows, focusedIn } = await this.focusedWidget(Math.max(50, Math.min(500, bound - Date.now())));
-      if (focusedIn.has(title)) return;
-      if (!windows.has(title) && Date.now() - started >= NO_TREE_AFTER_MS) return;
+      const { windows, focusedIn, publishing } = await this.focusedWidget(Math.max(50, Math.min(500, bound - Date.now())));
+      if (focusedIn.has(title)) return 'focused';
+      const processes = launchedProcesses(launched);
+      if (processes.size && ![...processes].some((pid) => publishing.has(pid))) return 'none';
+      if (!windows.has(title) && Date.now() - started >= NO_TREE_AFTER_MS) return 'not seen';
       await sleep(LOOK_EVERY_MS * 2);
     }
+    return 'not seen';
   }
 
   /**

@@ -183,9 +183,9 @@ async function main(): Promise<void> {
 }
 
 /** Which windows the tree shows, and in which of them a widget has the keyboard focus. */
-async function focusedWidgets(a11y: import('./a11y/snapshot').A11yReader, deadlineMs: number): Promise<{ windows: Set<string>; focusedIn: Set<string> }> {
-  const { nodes } = await a11y.snapshot({ deadlineMs });
-  return { windows: new Set(nodes.map((n) => n.window)), focusedIn: new Set(nodes.filter((n) => n.states.includes('focused')).map((n) => n.window)) };
+async function focusedWidgets(a11y: import('./a11y/snapshot').A11yReader, deadlineMs: number): Promise<{ windows: Set<string>; focusedIn: Set<string>; publishing: Set<number> }> {
+  const [{ nodes }, publishing] = await Promise.all([a11y.snapshot({ deadlineMs }), a11y.applicationPids(deadlineMs)]);
+  return { windows: new Set(nodes.map((n) => n.window)), focusedIn: new Set(nodes.filter((n) => n.states.includes('focused')).map((n) => n.window)), publishing };
 }
 
 main().catch(async (error) => {

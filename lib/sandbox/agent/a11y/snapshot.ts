@@ -71,6 +71,15 @@ export class A11yReader {
     return { nodes, tookMs: Date.now() - started, truncated: placed.some((app) => !app.complete), skipped };
   }
 
+  /** The processes that have an application on the accessibility bus: the bus daemon answers, not the applications. */
+  async applicationPids(deadlineMs: number): Promise<Set<number>> {
+    const bus = await this.connection(deadlineMs);
+    if (!bus) return new Set();
+    const apps = await this.applications(bus, Date.now() + deadlineMs);
+    const pids = await Promise.all(apps.map(([busName]) => bus.pidOf(busName)));
+    return new Set(pids.filter((pid): pid is number => pid !== null));
+  }
+
   /** Applications come and go with their bus names; what is kept about them goes with them. */
   private forgetGone(apps: Ref[]): void {
     const present = new Set(apps.map(([busName]) => busName));
