@@ -2,6 +2,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { PaddleModels } from '../../lib/locate/ocr/paddle';
+import { readAllLines } from '../../lib/locate/ocr/gaps';
 import { OcrEngine } from '../../lib/locate/ocr/engine';
 import { ocrReaderFromEnv } from '../../lib/config/locators';
 import { parseQuery } from '../../lib/locate/query';
@@ -87,6 +88,33 @@ test('the detector finds every line and the recogniser reads each, light on dark
   const twelve = words.find((w) => w.text === '12')!;
   assert.ok(inside({ x: 548, y: 50, width: 26, height: 20 }, ...centre(twelve)), `'12' read at ${JSON.stringify(twelve)}`);
   for (const w of words) assert.ok(w.confidence >= 0 && w.confidence <= 100);
+});
+
+test('a read no one waits for any more (its screen has moved) runs no further model', { timeout: 60_000 }, async () => {
+  const fresh = new PaddleModels(); // nothing read yet: no line is remembered
+  try {
+    const gone = new AbortController();
+    gone.abort();
+    assert.deepEqual(await fresh.detect(screen, undefined, gone.signal), [], 'the detector does not run');
+    const lines = await fresh.detect(screen);
+    const words = await fresh.recognise(screen, lines, Infinity, gone.signal);
+    assert.equal(words.length, lines.length);
+    assert.ok(words.every((w) => w.length === 0), 'no line is read');
+    const read = await readAllLines(screen, fresh, Infinity, gone.signal);
+    assert.deepEqual(read, { words: [], unread: 1 }, 'the screen counts as unread, so that a later look reads it afresh');
+  } finally {
+    await fresh.stop();
+  }
+});
+
+test('stopping the models ends a long read after the model run in hand, not after the whole read', { timeout: 60_000 }, async () => {
+  const fresh = new PaddleModels();
+  const lines = await fresh.detect(screen);
+  assert.ok(lines.length > 10, `${lines.length} lines: several batches to read`);
+  const reading = fresh.recognise(screen, lines);
+  const stopped = fresh.stop();
+  await assert.rejects(reading, /stopping/, 'the batches after the one in hand do not run');
+  await stopped;
 });
 
 test('the default OCR engine finds what only the detector saw, and still refuses what is not there', { timeout: 120_000 }, async () => {

@@ -94,8 +94,8 @@ export class OcrEngine implements LocateEngine {
   }
 
   /** The screen read until the find's deadline: a screen full of text is read in part, and read on at the next look. */
-  private analyse({ screen, deadline }: EngineContext): Promise<Analysis> {
-    if (this.readerChoice === 'paddle') return analyse(screen, (shown, _, until) => readAllLines(shown, this.models, until), deadline);
+  private analyse({ screen, deadline, stale }: EngineContext): Promise<Analysis> {
+    if (this.readerChoice === 'paddle') return analyse(screen, (shown, _, until) => readAllLines(shown, this.models, until, stale?.signal), deadline);
     return analyse(screen, (_, prepared, until) => this.reader.read(prepared, until), deadline);
   }
 
@@ -122,7 +122,7 @@ export class OcrEngine implements LocateEngine {
     // inputs were not read: its faint placeholder, or the group's faint rows, may be the missed lines.
     const noField = !found.length || this.fieldUnseen.has(found[0]);
     if (found.length && !misplaced && asked.ordinal === null && !asked.badge && !noField && !partial()) return found;
-    if (readLines) await readGaps(analysis, context.screen, this.models, readLines, context.deadline, shortest);
+    if (readLines) await readGaps(analysis, context.screen, this.models, readLines, context.deadline, shortest, context.stale?.signal);
     if (ringsToRead) await this.readRings(analysis, context.deadline);
     return this.locateIn(analysis, context, asked, options, true);
   }
@@ -158,7 +158,7 @@ export class OcrEngine implements LocateEngine {
 
   /** How the detector's missed lines are read: by PaddleOCR's recogniser, or by tesseract one line at a time. */
   private gapReader(analysis: Analysis): LineReader | null {
-    if (this.readerChoice === 'tesseract+paddle') return (screen, lines, deadline) => this.models.recognise(screen, lines, deadline);
+    if (this.readerChoice === 'tesseract+paddle') return (screen, lines, deadline, gone) => this.models.recognise(screen, lines, deadline, gone);
     if (this.readerChoice !== 'tesseract+detector') return null;
     return async (_, lines, deadline) => {
       const read: OcrWord[][] = [];

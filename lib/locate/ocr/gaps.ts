@@ -31,20 +31,29 @@ const SHORT_LINE = 6;
  */
 const NARROWEST_CHARACTER = 0.15;
 
-/** Reads lines of a screen into words, in screen pixels; lines left at the deadline come back empty. */
-export type LineReader = (screen: Screen, lines: TextLine[], deadline: number) => Promise<OcrWord[][]>;
+/** Reads lines of a screen into words, in screen pixels; lines left at the deadline, or once `gone` is aborted, come back empty. */
+export type LineReader = (screen: Screen, lines: TextLine[], deadline: number, gone?: AbortSignal) => Promise<OcrWord[][]>;
 
-export async function readGaps(analysis: Analysis, screen: Screen, models: PaddleModels, readLines: LineReader, deadline: number, shortest = 0): Promise<void> {
-  if (analysis.gapsRead || Date.now() >= deadline) return;
-  analysis.detected ??= models.detect(screen);
+/**
+ * Reads the lines the detector finds and the first read missed. `gone`
+ * aborted (the screen has moved, and no one waits for this read) stops it
+ * as the deadline does.
+ */
+export async function readGaps(analysis: Analysis, screen: Screen, models: PaddleModels, readLines: LineReader, deadline: number, shortest = 0, gone?: AbortSignal): Promise<void> {
+  if (analysis.gapsRead || Date.now() >= deadline || gone?.aborted) return;
+  analysis.detected ??= models.detect(screen, undefined, gone);
   const words = analysis.lines.flatMap((l) => l.words);
   const gaps = (await analysis.detected).filter((line) => !covered(line, words));
   // A line too narrow for the text looked for is left for a later find that may need it.
   const wanted = gaps.filter((line) => line.width >= NARROWEST_CHARACTER * line.height * shortest);
+  if (gone?.aborted) {
+    analysis.detected = undefined; // detected in part, or not at all
+    return;
+  }
   if (Date.now() < deadline && wanted.length) {
-    const read = await readLines(screen, wanted, deadline);
+    const read = await readLines(screen, wanted, deadline, gone);
     // Read in part: nothing is replaced, and the next look reads the gaps again.
-    if (Date.now() >= deadline) return;
+    if (Date.now() >= deadline || gone?.aborted) return;
     // A line keeps tesseract's words when the recogniser was less sure of its own.
     const better = wanted.map((line, i) => meanConfidence(read[i]) >= meanConfidence(words.filter((w) => holds(line, w))));
     const kept = words.filter((w) => !wanted.some((line, i) => better[i] && holds(line, w)));
@@ -53,11 +62,15 @@ export async function readGaps(analysis: Analysis, screen: Screen, models: Paddl
   analysis.gapsRead = wanted.length === gaps.length;
 }
 
-/** Every word of the screen from the detector and recogniser alone; past the deadline, the rest of the lines count as unread. */
-export async function readAllLines(screen: Screen, models: PaddleModels, deadline: number): Promise<{ words: OcrWord[]; unread: number }> {
-  const lines = await models.detect(screen);
-  const words = await models.recognise(screen, lines, deadline);
-  return { words: words.flat(), unread: Date.now() >= deadline ? 1 : 0 };
+/**
+ * Every word of the screen from the detector and recogniser alone; past the
+ * deadline, or once `gone` says the screen has moved (no one waits for the
+ * read any more), the rest of the lines count as unread.
+ */
+export async function readAllLines(screen: Screen, models: PaddleModels, deadline: number, gone?: AbortSignal): Promise<{ words: OcrWord[]; unread: number }> {
+  const lines = await models.detect(screen, undefined, gone);
+  const words = await models.recognise(screen, lines, deadline, gone);
+  return { words: words.flat(), unread: Date.now() >= deadline || gone?.aborted ? 1 : 0 };
 }
 
 /** Sure words span most of the line and reach both its ends: 'PROFILE' alone does not cover 'USER PROFILE'. */

@@ -22,6 +22,7 @@ export class OnnxThread {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private stopping = false;
 
   constructor(private readonly options: Record<string, unknown>) {}
 
@@ -38,16 +39,26 @@ export class OnnxThread {
     return { data: new Float32Array(result!.data), dims: result!.dims };
   }
 
-  /** Frees every model and ends the thread. */
+  /**
+   * Frees every model and ends the thread. A read still under way (one a
+   * find has left behind) runs no further model: the release waits only for
+   * the run in hand. (A thread ended in the middle of a run aborts the process.)
+   */
   async stop(): Promise<void> {
     const worker = this.worker;
     if (!worker) return;
-    await this.ask({ kind: 'release' }).catch(() => undefined);
-    this.worker = null;
-    await worker.terminate();
+    this.stopping = true;
+    try {
+      await this.ask({ kind: 'release' }).catch(() => undefined);
+      this.worker = null;
+      await worker.terminate();
+    } finally {
+      this.stopping = false;
+    }
   }
 
   private ask(request: Ask, transfer: ArrayBuffer[] = []): Promise<Answer['result']> {
+    if (this.stopping && request.kind !== 'release') return Promise.reject(new Error('the models\' thread is stopping'));
     const worker = this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

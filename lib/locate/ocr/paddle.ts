@@ -100,8 +100,10 @@ export class PaddleModels {
   }
 
   /** Every line of text on the screen, in screen pixels; `scale` < 1 detects on a smaller copy (faster, loses the smallest text). */
-  async detect(screen: Screen, scale = Math.min(1, Math.sqrt(DET_MAX_PIXELS / (screen.width * screen.height)))): Promise<TextLine[]> {
+  async detect(screen: Screen, scale = Math.min(1, Math.sqrt(DET_MAX_PIXELS / (screen.width * screen.height))), gone?: AbortSignal): Promise<TextLine[]> {
     const { thread, det } = await this.load();
+    // The models took a while to load the first time: no one may want this screen read any more.
+    if (gone?.aborted) return [];
     const width = Math.round(screen.width * scale), height = Math.round(screen.height * scale);
     // The network wants sides in multiples of 32: the screen is padded, not stretched.
     const W = Math.ceil(width / 32) * 32, H = Math.ceil(height / 32) * 32;
@@ -139,23 +141,23 @@ export class PaddleModels {
 
   /**
    * Reads each line; words come back in screen pixels, with a 0-100
-   * confidence. Lines left when the deadline passes come back empty.
+   * confidence. Lines left when the deadline passes, or once `gone` is aborted, come back empty.
    */
-  async recognise(screen: Screen, lines: TextLine[], deadline = Infinity): Promise<OcrWord[][]> {
+  async recognise(screen: Screen, lines: TextLine[], deadline = Infinity, gone?: AbortSignal): Promise<OcrWord[][]> {
     const pieces = lines.map((line) => splitLong(screen, line, (REC_MAX_WIDTH * line.height) / REC_HEIGHT));
-    const read = await this.recognisePieces(screen, pieces.flat(), deadline);
+    const read = await this.recognisePieces(screen, pieces.flat(), deadline, gone);
     let next = 0;
     return pieces.map((own) => read.slice(next, (next += own.length)).flat());
   }
 
-  private async recognisePieces(screen: Screen, lines: TextLine[], deadline: number): Promise<OcrWord[][]> {
+  private async recognisePieces(screen: Screen, lines: TextLine[], deadline: number, gone?: AbortSignal): Promise<OcrWord[][]> {
     const { thread, rec, alphabet, allowed } = await this.load();
     const keys = lines.map((line) => lineKey(screen, line));
     const out: OcrWord[][] = lines.map((line, i) => this.remembered(keys[i], line) ?? []);
     const fresh = lines.map((_, i) => i).filter((i) => !this.memo.has(keys[i]));
     const crops = new Map(fresh.map((i) => [i, lineCrop(screen, lines[i])]));
     const order = fresh.sort((a, b) => crops.get(a)!.width - crops.get(b)!.width);
-    for (let start = 0; start < order.length && Date.now() < deadline;) {
+    for (let start = 0; start < order.length && Date.now() < deadline && !gone?.aborted;) {
       // Sorted by width, so the last line of a batch is its widest.
       let end = start + 1;
       while (end < order.length && end - start < REC_BATCH && (end - start + 1) * crops.get(order[end])!.width <= REC_BATCH_COLUMNS) end++;
