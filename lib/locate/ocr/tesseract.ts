@@ -123,12 +123,16 @@ export class OcrReader {
     this.slots = Array.from({ length: workers }, () => new WorkerSlot());
   }
 
-  /** Every word on the prepared screen, in screen coordinates. */
-  async read(image: GreyImage, deadline = Infinity): Promise<Reading> {
+  /**
+   * Every word on the prepared screen, in screen coordinates. Pieces left at
+   * the deadline, or once `gone` is aborted (the screen has moved, and no one
+   * waits for the read), count as unread.
+   */
+  async read(image: GreyImage, deadline = Infinity, gone?: AbortSignal): Promise<Reading> {
     const pieces: KeyedPiece[] = piecesOf(image).map((piece) => ({ ...piece, key: pieceKey(image, piece) }));
     const fresh = pieces.filter((p) => !this.memo.has(p.key));
     const unique = [...new Map(fresh.map((p) => [p.key, p])).values()];
-    if (unique.length) await this.readPieces(image, unique, deadline);
+    if (unique.length) await this.readPieces(image, unique, deadline, gone);
     const words: OcrWord[] = [];
     let unread = 0;
     for (const piece of pieces) {
@@ -157,12 +161,12 @@ export class OcrReader {
    * is read in chunks of bounded ink, and one of a few lines is shared out
    * evenly.
    */
-  private async readPieces(image: GreyImage, pieces: KeyedPiece[], deadline: number): Promise<void> {
+  private async readPieces(image: GreyImage, pieces: KeyedPiece[], deadline: number, gone?: AbortSignal): Promise<void> {
     const total = pieces.reduce((sum, piece) => sum + piece.ink, 0);
     const most = Math.min(CHUNK_INK, Math.max(PIECE_INK, total / (this.slots.length * CHUNKS_PER_WORKER)));
     const chunks = inkChunks(pieces, most).sort((a, b) => b.ink - a.ink).map((chunk) => chunk.pieces);
     await Promise.all(this.slots.map(async (slot) => {
-      for (let chunk = chunks.shift(); chunk && Date.now() < deadline; chunk = chunks.shift()) {
+      for (let chunk = chunks.shift(); chunk && Date.now() < deadline && !gone?.aborted; chunk = chunks.shift()) {
         const { image: stacked, offsets, left } = stackPieces(image, chunk);
         const words = await slot.read(stacked, '11');
         const perPiece = chunk.map(() => [] as OcrWord[]);
