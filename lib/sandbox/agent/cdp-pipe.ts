@@ -2,8 +2,8 @@ import { Readable, Writable } from 'stream';
 
 /** How long the page may take to report the pointer's motion before Glance goes on without it. */
 const POINTER_PROOF_MS = 3000;
-/** How long a motion may take to reach the page before the pointer moves again. */
-const POINTER_ECHO_MS = 150;
+/** How long a motion may take to reach the page before the pointer moves again (a move costs nothing). */
+const POINTER_ECHO_MS = 50;
 
 /**
  * A minimal DevTools-protocol client over Chromium's `--remote-debugging-pipe`
@@ -103,6 +103,7 @@ export class CdpPipe {
       const outcome = await this.send<{ result?: { value?: string } }>('Runtime.evaluate', { expression: painted, awaitPromise: true, returnByValue: true }, sessionId)
         .then((r) => r.result?.value, () => 'retry');
       if (outcome === 'painted') break;
+      if (this.closed) throw new Error(`Chromium closed before the page ${url} loaded`);
       if (Date.now() > deadline) throw new Error(`the page ${url} did not finish loading within ${((Date.now() - started) / 1000).toFixed(1)} s`);
       await new Promise((r) => setTimeout(r, 25));
     }
