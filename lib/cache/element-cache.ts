@@ -156,18 +156,23 @@ export class ElementCache {
     let fullGrey: Grey | null = null;
     const hits: { row: CacheRow; hit: { x: number; y: number; score: number }; strategy: CacheInfo['strategy'] }[] = [];
     for (const row of rows) {
-      const template = greyOf(row.crop, row.width, row.height, stored.format as Screen['format']);
-      const window = { x: Math.max(0, row.x - NEAR_RADIUS), y: Math.max(0, row.y - NEAR_RADIUS), width: 0, height: 0 };
-      window.width = Math.min(screen.width, row.x + row.width + NEAR_RADIUS) - window.x;
-      window.height = Math.min(screen.height, row.y + row.height + NEAR_RADIUS) - window.y;
-      const near = searchNear(greyOf(screen.data, screen.width, screen.height, screen.format, window), template, row.x - window.x, row.y - window.y, NEAR_RADIUS);
-      let hit = { x: near.x + window.x, y: near.y + window.y, score: near.score };
-      let strategy: CacheInfo['strategy'] = hit.x === row.x && hit.y === row.y ? 'pixel-diff' : 'template-match';
-      if (hit.score < thresholds.element) {
-        // Moved further: look over the whole screen.
-        fullGrey ??= greyOf(screen.data, screen.width, screen.height, screen.format);
-        hit = searchScreen(fullGrey, template);
-        strategy = 'template-match';
+      let hit = { x: row.x, y: row.y, score: 1 };
+      let strategy: CacheInfo['strategy'] = 'pixel-diff';
+      // Where it was, pixel for pixel, needs no search.
+      if (stored.format !== screen.format || !samePixels(screen, row)) {
+        const template = greyOf(row.crop, row.width, row.height, stored.format as Screen['format']);
+        const window = { x: Math.max(0, row.x - NEAR_RADIUS), y: Math.max(0, row.y - NEAR_RADIUS), width: 0, height: 0 };
+        window.width = Math.min(screen.width, row.x + row.width + NEAR_RADIUS) - window.x;
+        window.height = Math.min(screen.height, row.y + row.height + NEAR_RADIUS) - window.y;
+        const near = searchNear(greyOf(screen.data, screen.width, screen.height, screen.format, window), template, row.x - window.x, row.y - window.y, NEAR_RADIUS);
+        hit = { x: near.x + window.x, y: near.y + window.y, score: near.score };
+        strategy = hit.x === row.x && hit.y === row.y ? 'pixel-diff' : 'template-match';
+        if (hit.score < thresholds.element) {
+          // Moved further: look over the whole screen.
+          fullGrey ??= greyOf(screen.data, screen.width, screen.height, screen.format);
+          hit = searchScreen(fullGrey, template);
+          strategy = 'template-match';
+        }
       }
       if (hit.score < thresholds.element) {
         // The element is nowhere on this screen. It may not be shown yet (a find that waits
@@ -355,6 +360,17 @@ export class ElementCache {
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/** Whether the element's crop is on the screen where it was, pixel for pixel: then no search is needed. */
+function samePixels(screen: Screen, row: CacheRow): boolean {
+  if (row.x + row.width > screen.width || row.y + row.height > screen.height || row.crop.length !== row.width * row.height * 4) return false;
+  const rowBytes = row.width * 4;
+  for (let y = 0; y < row.height; y++) {
+    const at = ((row.y + y) * screen.width + row.x) * 4;
+    if (screen.data.compare(row.crop, y * rowBytes, (y + 1) * rowBytes, at, at + rowBytes) !== 0) return false;
+  }
+  return true;
+}
 
 /** An absence is kept as the assertion that the element is not shown, numbered by the screens of one test it was looked for on. */
 const absence = (description: string, screen: string) => `absent: ${description} #${screen}`;
