@@ -147,11 +147,12 @@ export class Actions {
     }, name);
   }
 
-  screenshot(name: string): Promise<string> {
+  screenshot(name: string, background: boolean): Promise<string> {
     const site = callSite();
     return this.runner.run('screenshot', [name], async () => {
       const file = this.runner.screenshots.pathFor('screenshot', 'now', name, site);
-      fs.writeFileSync(file, await this.session.requireAgent().screenPng());
+      if (background) await this.runner.encoder.write(file, await this.captureScreen(), { format: 'png' });
+      else fs.writeFileSync(file, await this.session.requireAgent().screenPng());
       return file;
     });
   }

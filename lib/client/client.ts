@@ -217,9 +217,14 @@ export class Client {
   /** Brings the first window whose title or class contains `name` to the front. */
   focusApplication(name: string): Promise<void> { return this.actions.focusApplication(name); }
 
-  /** Saves a PNG of the screen under `.glance/screenshots/` (with `name` in the file name) and returns its path. */
-  screenshot(name = ''): Promise<string> {
-    return this.actions.screenshot(name);
+  /**
+   * Saves a PNG of the screen under `.glance/screenshots/` (with `name` in
+   * the file name) and returns its path. With `background`, the screen is
+   * captured now and the PNG written off the hot path: the file is there once
+   * disconnect() has finished (or flushScreenshots()).
+   */
+  screenshot(name = '', options: { background?: boolean } = {}): Promise<string> {
+    return this.actions.screenshot(name, options.background === true);
   }
 
   /**

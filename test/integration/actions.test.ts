@@ -103,6 +103,13 @@ test('screenshot() writes a PNG file and returns its path', async () => {
   assert.equal(png.subarray(1, 4).toString(), 'PNG');
   assert.equal(png.readUInt32BE(16), 1366);
   assert.equal(png.readUInt32BE(20), 768);
+  // In the background: the path at once, the file once the screenshots are flushed.
+  const later = await client.screenshot('later', { background: true });
+  assert.notEqual(later, file);
+  await client.flushScreenshots();
+  const written = fs.readFileSync(later);
+  assert.equal(written.subarray(1, 4).toString(), 'PNG');
+  assert.equal(written.readUInt32BE(16), 1366);
 });
 
 test('typing into a point clicks it first, in one command with one redraw wait', async () => {
