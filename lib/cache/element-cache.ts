@@ -130,9 +130,16 @@ export class ElementCache {
     const percent = (diff: number) => Math.round(diff * 10000) / 100;
     if (!near.length) return miss(nearest === null ? null : percent(nearest));
     near.sort((a, b) => a.diff - b.diff);
+    // Every group where its elements stood first; only then, the costlier search over the whole screen
+    // for elements that moved: the right variant (the log-in page's field, not the sign-up page's) is
+    // most often where it was.
+    for (const { rows, stored, diff } of near) {
+      const found = this.findGroup(rows, stored, screen, thresholds, percent(diff), false);
+      if (found.candidates) return found;
+    }
     let missed: GroupLookup | null = null;
     for (const { rows, stored, diff } of near) {
-      const found = this.findGroup(rows, stored, screen, thresholds, percent(diff));
+      const found = this.findGroup(rows, stored, screen, thresholds, percent(diff), true);
       if (found.candidates) return found;
       // The nearest screen's group says why. It is proven wrong (and goes once the engine finds the
       // element) only on its own screen: the same but for where its elements stood. On a screen that
@@ -151,8 +158,12 @@ export class ElementCache {
     return screenDifference(screen.data, stored, screen.width, 0.1, around).pixels <= SAME_SCREEN * screen.width * screen.height;
   }
 
-  /** A group's elements found again on the screen, or a miss whose entries go once the engine finds the element elsewhere. */
-  private findGroup(rows: CacheRow[], stored: { data: Buffer; format: string }, screen: Screen, thresholds: CacheThresholds, diffPercent: number): GroupLookup {
+  /**
+   * A group's elements found again on the screen, near where they stood or,
+   * with `wholeScreen`, anywhere; or a miss whose entries go once the engine
+   * finds the element elsewhere.
+   */
+  private findGroup(rows: CacheRow[], stored: { data: Buffer; format: string }, screen: Screen, thresholds: CacheThresholds, diffPercent: number, wholeScreen: boolean): GroupLookup {
     let fullGrey: Grey | null = null;
     const hits: { row: CacheRow; hit: { x: number; y: number; score: number }; strategy: CacheInfo['strategy'] }[] = [];
     for (const row of rows) {
@@ -167,7 +178,7 @@ export class ElementCache {
         const near = searchNear(greyOf(screen.data, screen.width, screen.height, screen.format, window), template, row.x - window.x, row.y - window.y, NEAR_RADIUS);
         hit = { x: near.x + window.x, y: near.y + window.y, score: near.score };
         strategy = hit.x === row.x && hit.y === row.y ? 'pixel-diff' : 'template-match';
-        if (hit.score < thresholds.element) {
+        if (hit.score < thresholds.element && wholeScreen) {
           // Moved further: look over the whole screen.
           fullGrey ??= greyOf(screen.data, screen.width, screen.height, screen.format);
           hit = searchScreen(fullGrey, template);
