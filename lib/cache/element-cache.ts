@@ -210,7 +210,7 @@ export class ElementCache {
         const box: Box = { x: hit.x, y: hit.y, width: row.width, height: row.height };
         return {
           box, text: row.text ?? undefined, confidence: row.confidence, engine: row.engine, evidence: box, ...(row.selector ? { selector: row.selector } : {}),
-          reason: `cached (${how}, screen ${diffPercent}% different, crop similarity ${round(hit.score)}): ${row.reason}`,
+          reason: `${CACHED}(${how}, screen ${diffPercent}% different, crop similarity ${round(hit.score)}): ${row.reason}`,
         };
       }),
     };
@@ -371,6 +371,14 @@ export class ElementCache {
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/** How a cached candidate's reason starts, before the reason it was found for. */
+const CACHED = 'cached ';
+
+/** A cached candidate as the engine found it, to be kept for another screen: its reason without the cache's words. */
+export function asFound(candidate: Candidate): Candidate {
+  return candidate.reason.startsWith(CACHED) ? { ...candidate, reason: candidate.reason.replace(/^cached \([^)]*\): /, '') } : candidate;
+}
 
 /** Whether the element's crop is on the screen where it was, pixel for pixel: then no search is needed. */
 function samePixels(screen: Screen, row: CacheRow): boolean {

@@ -6,7 +6,7 @@ import type { AiOptions } from '../config/options';
 import { VisionModelRequiredError } from '../config/errors';
 import { located } from './located';
 import { AgentClient } from '../sandbox/agent-client';
-import { CacheLookup, ElementCache, Partition } from '../cache/element-cache';
+import { asFound, CacheLookup, ElementCache, Partition } from '../cache/element-cache';
 import { EngineChain } from '../locate/chain';
 import { LocateRefusal } from '../locate/engine';
 import { parseQuery, wrapDescription } from '../locate/query';
@@ -68,7 +68,10 @@ export class FindSession {
       sandbox: this.agent, log: this.log, lookup, onModelCall,
     }, request.description, request);
     const fromCache = !!outcome.cache?.candidate;
-    if (partition && outcome.candidate && outcome.screen && !fromCache) this.cache.record(partition, outcome.screen, [outcome.candidate]);
+    // An element the cache found only by searching the whole screen (it moved) is kept for this screen too:
+    // the next run finds it where it stands, without the search.
+    const moved = fromCache && outcome.cache!.info.strategy === 'template-match';
+    if (partition && outcome.candidate && outcome.screen && (!fromCache || moved)) this.cache.record(partition, outcome.screen, [asFound(outcome.candidate)]);
     const engines = this.chain.engines.map((e) => e.name).join(' then ');
     let notFound: string | null = null;
     let debugScreenshot: string | null = null;

@@ -98,6 +98,18 @@ test('a screen changed beyond the threshold misses; a moved element still hits w
   await moved.click();
   assert.equal((await client.find('Published', { timeout: 5000, cacheThreshold: -1 })).found(), true, 'the click landed on the moved button');
   await client.disconnect();
+
+  // The moved button was kept for its new screen too: the next run finds it where it stands, with no search.
+  const rerun = newClient(state, KEY);
+  await rerun.auth();
+  await rerun.connect({ keepAlive: 0 });
+  await rerun.provision.chrome({ url: `${server.url}/app/cache-lab.html?shift=120` });
+  const there = await rerun.find('Publish button');
+  assert.equal(there.cache.hit, true);
+  assert.equal(there.cache.strategy, 'pixel-diff');
+  assert.deepEqual(there.boundingBox, moved.boundingBox);
+  assert.doesNotMatch(there.reason ?? '', /cached.*cached/, 'the kept reason is the engine\'s, not the cache\'s words again');
+  await rerun.disconnect();
 });
 
 test('a failed session writes nothing; a passing one commits on disconnect', async () => {
@@ -156,7 +168,9 @@ test('glance cache list, show and clear', async () => {
   const shown = cli('show', id!);
   const images = /images: (\S+) and (\S+)/.exec(shown)!;
   assert.ok(fs.existsSync(images[1]) && fs.existsSync(images[2]));
-  assert.match(cli('clear', '--key', 'cache-suite'), /Removed 1 cache entry for key cache-suite/);
+  const count = (listed.match(/^\s*\d+\s+cache-suite/gm) ?? []).length;
+  assert.equal(count, 2, `a button on two screens (it moved): ${listed}`);
+  assert.match(cli('clear', '--key', 'cache-suite'), /Removed 2 cache entries for key cache-suite/);
   assert.match(cli('list', '--key', 'cache-suite'), /No cache entries/);
 });
 
