@@ -103,17 +103,18 @@ export class ElementCache {
     return path.join(this.stateDir, 'cache');
   }
 
-  /** The cached element for a find, when the screen and its crop still match. */
-  lookup(partition: Partition, screen: Screen, thresholds: CacheThresholds): CacheLookup {
-    const group = this.lookupAll(partition, screen, thresholds);
+  /** The cached element for a find, when the screen and its crop still match (see lookupAll for `wholeScreen`). */
+  lookup(partition: Partition, screen: Screen, thresholds: CacheThresholds, wholeScreen = true): CacheLookup {
+    const group = this.lookupAll(partition, screen, thresholds, wholeScreen);
     return { candidate: group.candidates?.[0] ?? null, info: group.info, similarity: group.similarity, evictStale: group.evictStale };
   }
 
   /**
    * The cached elements of a partition (one for find, all of a findAll): a
-   * hit needs the screen within the threshold and every crop found again.
+   * hit needs the screen within the threshold and every crop found again,
+   * where it stood or, with `wholeScreen`, anywhere.
    */
-  lookupAll(partition: Partition, screen: Screen, thresholds: CacheThresholds): GroupLookup {
+  lookupAll(partition: Partition, screen: Screen, thresholds: CacheThresholds, wholeScreen = true): GroupLookup {
     const miss = (diffPercent: number | null, similarity: number | null = null): GroupLookup => ({
       candidates: null, similarity, info: missInfo(diffPercent),
     });
@@ -133,13 +134,15 @@ export class ElementCache {
     // Every group where its elements stood first; only then, the costlier search over the whole screen
     // for elements that moved: the right variant (the log-in page's field, not the sign-up page's) is
     // most often where it was.
-    for (const { rows, stored, diff } of near) {
-      const found = this.findGroup(rows, stored, screen, thresholds, percent(diff), false);
-      if (found.candidates) return found;
+    if (wholeScreen) {
+      for (const { rows, stored, diff } of near) {
+        const found = this.findGroup(rows, stored, screen, thresholds, percent(diff), false);
+        if (found.candidates) return found;
+      }
     }
     let missed: GroupLookup | null = null;
     for (const { rows, stored, diff } of near) {
-      const found = this.findGroup(rows, stored, screen, thresholds, percent(diff), true);
+      const found = this.findGroup(rows, stored, screen, thresholds, percent(diff), wholeScreen);
       if (found.candidates) return found;
       // The nearest screen's group says why. It is proven wrong (and goes once the engine finds the
       // element) only on its own screen: the same but for where its elements stood. On a screen that

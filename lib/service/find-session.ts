@@ -60,7 +60,7 @@ export class FindSession {
 
   async locate(request: LocateRequest): Promise<LocateResult> {
     const partition = this.partition(wrapDescription(request.description, request.type), request);
-    const lookup = partition ? (screen: Screen) => this.cacheLook(partition, screen, request) : undefined;
+    const lookup = partition ? (screen: Screen, first: boolean) => this.cacheLook(partition, screen, request, first) : undefined;
     const modelCalls: ModelCall[] = [];
     const onModelCall = (call: ModelCall) => { modelCalls.push(call); };
     const outcome = await runFind({
@@ -108,8 +108,8 @@ export class FindSession {
    * (`timeout: 0`, as "I should not see" asks) is also answered by an
    * absence: the engines found nothing on this same screen before.
    */
-  private async cacheLook(partition: Partition, screen: Screen, request: LocateRequest): Promise<CacheLookup> {
-    const found = await this.confirmWithTree(this.cache.lookup(partition, screen, this.thresholds(request)), screen, request);
+  private async cacheLook(partition: Partition, screen: Screen, request: LocateRequest, wholeScreen: boolean): Promise<CacheLookup> {
+    const found = await this.confirmWithTree(this.cache.lookup(partition, screen, this.thresholds(request), wholeScreen), screen, request);
     if (found.candidate || request.timeout !== 0) return found;
     const absent = this.cache.lookupAbsence(partition, screen);
     return absent.verdict ? { ...found, info: absent.info, absent: `${absent.verdict.reason} (cached ${absent.info.createdAt})` } : found;

@@ -71,8 +71,14 @@ export interface FindInputs extends ChangeSource {
   chain: EngineChain;
   sandbox: SandboxHandle | null;
   log: (line: string) => void;
-  /** The element cache, consulted before the engines on every look. */
-  lookup?: (screen: Screen) => CacheLookup | Promise<CacheLookup>;
+  /**
+   * The element cache, consulted before the engines on every look. `first`:
+   * the find's first look, the one that searches the whole screen for a
+   * cached element that moved; a later look, on a screen that changed while
+   * the find waits, looks only where the element stood (the engines find it
+   * elsewhere), so that a waiting find's looks stay cheap.
+   */
+  lookup?: (screen: Screen, first: boolean) => CacheLookup | Promise<CacheLookup>;
   /** Told of every vision-model call. */
   onModelCall?: (call: ModelCall) => void;
 }
@@ -113,7 +119,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       lastAttemptAt = Date.now();
       lastScreen = screen;
       if (lookup) {
-        cache = await timed(phases, 'cache', () => lookup(screen));
+        cache = await timed(phases, 'cache', () => lookup(screen, attempts === 1));
         if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
         if (cache.absent) {
           rejection = cache.absent;

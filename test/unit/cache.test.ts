@@ -84,6 +84,10 @@ test('a hit after the element moved: near first, then over the whole screen', as
   assert.equal(far.info.hit, true);
   assert.equal(far.info.strategy, 'template-match');
   assert.deepEqual(far.candidate!.box, { x: 190, y: 20, width: 90, height: 30 });
+  // A waiting find's later looks look only near: on a screen that changes while it waits, the whole-screen search costs too much.
+  const later = cache.lookup(partition, syntheticScreen({ buttonX: 190, buttonY: 20 }), { screen: 0.2, element: 0.8 }, false);
+  assert.equal(later.candidate, null);
+  assert.equal(cache.lookup(partition, syntheticScreen({ buttonX: 44, buttonY: 63 }), thresholds, false).candidate?.box.x, 44);
 });
 
 test('an entry whose element is gone is kept while it may yet appear, and evicted once proven wrong', async () => {
