@@ -28,11 +28,29 @@ const REPORTER = `(() => {
  */
 export class InputEchoes {
   private handled = 0;
+  private waiters: { count: number; resolve: () => void }[] = [];
 
   /** Counts the releases of every page this pipe attaches to; call before pages attach. */
   watch(cdp: CdpPipe): void {
     cdp.onEvent((method, params) => {
-      if (method === 'Runtime.bindingCalled' && params.name === BINDING) this.handled++;
+      if (method !== 'Runtime.bindingCalled' || params.name !== BINDING) return;
+      this.handled++;
+      for (const waiter of this.waiters.filter((w) => this.handled >= w.count)) waiter.resolve();
+    });
+  }
+
+  /** Resolves once pages have reported `count` releases in all, or after `timeoutMs`. */
+  reached(count: number, timeoutMs: number): Promise<void> {
+    if (this.handled >= count) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = { count, resolve: () => done() };
+      const timer = setTimeout(() => done(), timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve();
+      };
+      this.waiters.push(waiter);
     });
   }
 

@@ -95,6 +95,11 @@ export class InputPacer<T = unknown> {
     return pacing;
   }
 
+  /** The count of reported releases that says a page has handled the last input (null: it sent none). */
+  lastEchoAt(): number | null {
+    return this.last?.echoedAt ?? null;
+  }
+
   private echoed(input: { echoedAt: number | null }): boolean {
     return input.echoedAt !== null && this.echoes.inputsHandled() >= input.echoedAt;
   }

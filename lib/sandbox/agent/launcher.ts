@@ -155,7 +155,7 @@ export class Launcher {
       window = launched.window;
       cdp = new CdpPipe(launched.child.stdio[3] as Writable, launched.child.stdio[4] as Readable);
       this.browser = { child: launched.child, cdp, contexts: [], profile };
-      await this.pageLoads?.watch(cdp);
+      await this.pageLoads?.watch(cdp, launched.child.pid ?? null);
       await cdp.waitForPaintedPage(url, deadline);
     }
     await this.activate(window, timeoutMs);

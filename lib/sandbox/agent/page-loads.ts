@@ -1,5 +1,6 @@
 import type { CdpPipe } from './cdp-pipe';
 import { InputEchoes } from './input-echoes';
+import { procStat } from '../process-identity';
 
 /** What an action's redraw wait asks of the browser's pages (nothing, where no browser runs). */
 export interface PageActivity {
@@ -9,9 +10,15 @@ export interface PageActivity {
   inputHandled(timeoutMs: number): Promise<void>;
   /** How many input releases (pointer or key) the pages have reported handled so far. */
   inputsHandled(): number;
+  /** Whether a window of this process is the browser's: input sent to it reaches a page, which reports it. */
+  ownsWindow(pid: number | null): boolean;
+  /** The next inputHandled() also waits until the pages have reported `count` releases in all (input sent to a page). */
+  awaitReleases(count: number): void;
 }
 
-export const NO_PAGES: PageActivity = { loadingSince: () => false, inputHandled: async () => undefined, inputsHandled: () => 0 };
+export const NO_PAGES: PageActivity = {
+  loadingSince: () => false, inputHandled: async () => undefined, inputsHandled: () => 0, ownsWindow: () => false, awaitReleases: () => undefined,
+};
 
 /** A navigation asked for that has not started loading by then was cancelled (a download, a handler that said no). */
 const REQUEST_TO_LOAD_MS = 1000;
@@ -25,8 +32,9 @@ const REQUEST_TO_LOAD_MS = 1000;
  * not the old one. Where a busy page handles the click late, the wait first
  * lets each visible page draw a frame: a page busy in the click's handler
  * draws none until the handler is done, and by then the navigation it asked
- * for is known. (The frame proves nothing about input still on its way to
- * the page: the desktop's input and the DevTools pipe are separate paths.)
+ * for is known. The frame proves nothing about input still on its way to
+ * the page (the desktop's input and the DevTools pipe are separate paths):
+ * a click on the browser's window also waits until the page reports it.
  */
 export class PageLoads implements PageActivity {
   /** Pages whose load was asked for or is under way, by DevTools session, with when it was asked for. */
@@ -35,29 +43,41 @@ export class PageLoads implements PageActivity {
   private readonly pages = new Map<string, string>();
   private cdp: CdpPipe | null = null;
   private readonly echoes = new InputEchoes();
+  /** The browser's process (its windows say so), while it runs. */
+  private browserPid: number | null = null;
+  /** Releases the pages must have reported before input counts as handled (input sent to a page). */
+  private awaited = 0;
 
   /**
    * Follows a browser's pages through its debugging pipe, for as long as the
    * browser lives: every page, now and later, reports its loads.
    */
-  async watch(cdp: CdpPipe): Promise<void> {
+  async watch(cdp: CdpPipe, browserPid: number | null = null): Promise<void> {
     this.cdp = cdp;
+    this.browserPid = browserPid;
     this.echoes.watch(cdp);
     cdp.onEvent((method, params, sessionId) => this.event(cdp, method, params, sessionId));
     cdp.onClose(() => {
       this.loading.clear();
       this.pages.clear();
-      if (this.cdp === cdp) this.cdp = null;
+      if (this.cdp === cdp) {
+        this.cdp = null;
+        this.browserPid = null;
+      }
     });
     await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
   }
 
   private event(cdp: CdpPipe, method: string, params: any, sessionId: string | undefined): void {
     if (method === 'Target.attachedToTarget') {
-      if (params.targetInfo?.type !== 'page') return;
+      const type = params.targetInfo?.type;
+      if (type !== 'page' && type !== 'iframe') return;
+      // A frame of another site runs in a process of its own, as a target of its own: it reports its input too.
+      void cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, params.sessionId).catch(() => undefined);
+      void this.echoes.attach(cdp, params.sessionId).catch(() => undefined);
+      if (type !== 'page') return;
       this.pages.set(params.sessionId, params.targetInfo.targetId);
       void cdp.send('Page.enable', {}, params.sessionId).catch(() => undefined);
-      void this.echoes.attach(cdp, params.sessionId).catch(() => undefined);
       return;
     }
     if (method === 'Target.detachedFromTarget') {
@@ -95,14 +115,29 @@ export class PageLoads implements PageActivity {
     return this.echoes.count();
   }
 
+  ownsWindow(pid: number | null): boolean {
+    // The browser runs under a wrapper on some systems: its windows belong to the wrapper's child.
+    for (let at = pid, hops = 0; at !== null && at > 1 && hops < 3; at = procStat(at)?.ppid ?? null, hops++) {
+      if (at === this.browserPid) return true;
+    }
+    return false;
+  }
+
+  awaitReleases(count: number): void {
+    this.awaited = Math.max(this.awaited, count);
+  }
+
   async inputHandled(timeoutMs: number): Promise<void> {
     const cdp = this.cdp;
     if (!cdp?.open || !this.pages.size) return;
+    // Input sent to a page: until the page reports it, it may still be on its way, and a frame drawn
+    // meanwhile would prove nothing. A page busy in the input's handler reports it once the handler is done.
+    const reported = this.echoes.reached(this.awaited, timeoutMs);
     // A hidden page draws no frames: it answers at once.
     const frame = "document.hidden || new Promise((resolve) => requestAnimationFrame(() => resolve(true)))";
     const frames = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frame, awaitPromise: true }, session).catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(frames), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
+    await Promise.race([Promise.all([...frames, reported]), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
     clearTimeout(timer);
   }
 }

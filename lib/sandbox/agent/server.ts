@@ -8,7 +8,8 @@ import { ProcessGroup } from './processes';
 import { ProgramSpace } from './program-space';
 import { parseChord } from '../keys';
 import { sleep } from '../../util/wait';
-import { InputEchoes, InputPacer } from './input-pacer';
+import { InputPacer } from './input-pacer';
+import { NO_PAGES, PageActivity } from './page-loads';
 import { lookAt } from './redraw';
 import { changedShare } from '../../image/motion';
 import { bgrxToRgba, encodePng } from '../../image/pixels';
@@ -39,7 +40,7 @@ export interface AgentContext {
   describe(): Record<string, unknown>;
   terminate(reason: string): void;
   /** The browser's pages, which report the input they handled; none by default. */
-  pages?: InputEchoes;
+  pages?: PageActivity;
   /** Routes of the optional parts (the dashcam, redraw detection), served with the same token. */
   routes?: Record<string, Handler>;
 }
@@ -99,7 +100,8 @@ function snapshotOptions(source: Record<string, unknown>): SnapshotOptions {
 function routes(ctx: AgentContext): Record<string, Handler> {
   const { driver } = ctx;
   const a11y = ctx.a11y ?? new A11yReader(ctx.space.env.DBUS_SESSION_BUS_ADDRESS, driver);
-  const pacer = new InputPacer({ look: () => lookAt(driver), differ: (a, b) => changedShare(a, b) > 0 }, ctx.pages);
+  const pages = ctx.pages ?? NO_PAGES;
+  const pacer = new InputPacer({ look: () => lookAt(driver), differ: (a, b) => changedShare(a, b) > 0 }, pages);
   const click = async (button: MouseButton, times: number) => {
     for (let i = 0; i < times; i++) {
       // Clicks of a double-click come apart as a hand's do: a browser merges two presses in the same instant.
@@ -172,6 +174,9 @@ function routes(ctx: AgentContext): Record<string, Handler> {
         else if (action === 'mouse-up') await driver.button('left', false);
         return RELEASES[action];
       });
+      // A click on the browser's window reaches a page: the redraw wait that follows waits for its report too.
+      const echoAt = pacer.lastEchoAt();
+      if (echoAt !== null && pages.ownsWindow(await windowAt(driver, number(body, 'x'), number(body, 'y')))) pages.awaitReleases(echoAt);
       return { ok: true, pacing };
     },
     'POST /scroll': async (body) => {
@@ -218,6 +223,20 @@ function routes(ctx: AgentContext): Record<string, Handler> {
       return (await driver.windows()).map((w) => ({ ...w, active: w.id === active }));
     },
   };
+}
+
+/**
+ * The process of the application window at a point of the screen, when it is
+ * the topmost window there (null: the desktop, a window that does not say, or
+ * a menu or popup above it, which shows no page).
+ */
+async function windowAt(driver: Driver, x: number, y: number): Promise<number | null> {
+  const stack = await driver.stack().catch(() => []);
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const { box, managed, pid } = stack[i];
+    if (x >= box.x && y >= box.y && x < box.x + box.width && y < box.y + box.height) return managed ? pid : null;
+  }
+  return null;
 }
 
 /** Keys sent while no window has the keyboard focus go nowhere: say so instead of losing them. */
