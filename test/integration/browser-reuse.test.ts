@@ -53,3 +53,27 @@ test("a reset closes the browser's windows and keeps its process, and the next p
   const size = client.getInstance()!.resolution.split('x').map(Number);
   assert.ok(heading.boundingBox!.y < size[1] / 2, 'the page starts at the top of the screen');
 });
+
+test('a frame of another site reports the input it handled, as the page does', async (t) => {
+  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'frames-'));
+  const server = await serveFolder(dir);
+  t.after(() => server.close());
+  const port = new URL(server.url).port;
+  // The frame comes from 'localhost', the page from '127.0.0.1': two sites, so the frame runs in a process of its own.
+  fs.writeFileSync(path.join(dir, 'outer.html'), `<!doctype html><meta charset="utf-8"><title>{}</title>
+    <iframe src="http://localhost:${port}/inner.html" style="position:absolute;left:0;top:0;width:600px;height:200px;border:0"></iframe>
+    <script>addEventListener('message', (e) => { document.title = JSON.stringify({ typed: e.data }); });</script>`);
+  fs.writeFileSync(path.join(dir, 'inner.html'), `<!doctype html><meta charset="utf-8">
+    <input id="f" style="position:absolute;left:20px;top:20px;width:300px;height:40px;font-size:20px">
+    <script>document.getElementById('f').addEventListener('input', (e) => parent.postMessage(e.target.value, '*'));</script>`);
+  const client = newClient(state, { dashcam: false });
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url: `${server.url}/outer.html` });
+  const agent = client.requireAgent();
+  await agent.call('POST', '/pointer', { action: 'click', x: 150, y: 40 });
+  const typed = await agent.call<{ pacing: { previousEchoed: boolean | null } }>('POST', '/type', { text: 'framed' });
+  assert.equal(typed.pacing.previousEchoed, true, 'the frame reported the click');
+  assert.deepEqual(await waitForPageState(client, (s) => s.typed === 'framed'), { typed: 'framed' });
+});
