@@ -8,13 +8,14 @@ const WORLD = 'glance-input';
  * Reports every pointer or key release a document receives, once the page
  * has handled it: the report waits for the task that dispatched the release
  * (pointerup, then mouseup and click; or keyup) to end, so a field that a
- * click focuses has the focus by then.
+ * click focuses has the focus by then. A release that ends a drag of the
+ * page's own drag and drop fires no pointerup: its dragend stands for it.
  */
 const REPORTER = `(() => {
   const report = globalThis.${BINDING};
   if (typeof report !== 'function' || globalThis.__glanceReporting) return;
   globalThis.__glanceReporting = true;
-  for (const type of ['pointerup', 'keyup']) {
+  for (const type of ['pointerup', 'keyup', 'dragend']) {
     addEventListener(type, (event) => { if (event.isTrusted) setTimeout(() => report(type), 0); }, { capture: true });
   }
 })()`;
