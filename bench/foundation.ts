@@ -32,7 +32,7 @@ export async function foundationBench(): Promise<Figure[]> {
       startTimes.push(performance.now() - t);
       await client.disconnect();
     }
-    figures.push(start, figure('sandbox start + Chromium page visible', startTimes, '<= 3000'));
+    figures.push(start, figure('sandbox start + Chromium page visible', startTimes, '<= 1500'));
 
     // Input latency itself: the redraw wait (bench evidence) would hold the click until the change settled.
     const client = await fresh({ redraw: false });
