@@ -377,10 +377,12 @@ const round = (v: number) => Math.round(v * 1000) / 1000;
 
 /** How a cached candidate's reason starts, before the reason it was found for. */
 const CACHED = 'cached ';
+/** The cache's words before that reason: `cached (how, how different): `. */
+const CACHED_WORDS = new RegExp(`^${CACHED}\\([^)]*\\): `);
 
 /** A cached candidate as the engine found it, to be kept for another screen: its reason without the cache's words. */
 export function asFound(candidate: Candidate): Candidate {
-  return candidate.reason.startsWith(CACHED) ? { ...candidate, reason: candidate.reason.replace(/^cached \([^)]*\): /, '') } : candidate;
+  return candidate.reason.startsWith(CACHED) ? { ...candidate, reason: candidate.reason.replace(CACHED_WORDS, '') } : candidate;
 }
 
 /** Whether the element's crop is on the screen where it was, pixel for pixel: then no search is needed. */

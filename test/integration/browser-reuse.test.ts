@@ -77,35 +77,3 @@ test('a frame of another site reports the input it handled, as the page does', a
   assert.equal(typed.pacing.previousEchoed, true, 'the frame reported the click');
   assert.deepEqual(await waitForPageState(client, (s) => s.typed === 'framed'), { typed: 'framed' });
 });
-
-test("a drop of the page's own drag and drop counts as the release the page reports", async (t) => {
-  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'dnd-'));
-  const server = await serveFolder(dir);
-  t.after(() => server.close());
-  fs.writeFileSync(path.join(dir, 'dnd.html'), `<!doctype html><meta charset="utf-8"><title>{}</title>
-    <div id="card" draggable="true" style="position:absolute;left:40px;top:40px;width:160px;height:60px;background:#5e72e4">Card</div>
-    <div id="zone" style="position:absolute;left:400px;top:40px;width:300px;height:200px;background:#eee">Zone</div>
-    <script>
-      const zone = document.getElementById('zone');
-      document.addEventListener('dragstart', () => { document.title = JSON.stringify({ dragging: true }); });
-      zone.addEventListener('dragover', (e) => { e.preventDefault(); document.title = JSON.stringify({ over: true }); });
-      zone.addEventListener('drop', (e) => { e.preventDefault(); document.title = JSON.stringify({ dropped: true }); });
-    </script>`);
-  const client = newClient(state, { dashcam: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  await client.provision.chrome({ url: `${server.url}/dnd.html` });
-  const agent = client.requireAgent();
-  await agent.call('POST', '/pointer', { action: 'mouse-down', x: 120, y: 70 });
-  for (let i = 1; i <= 10; i++) await agent.call('POST', '/pointer', { action: 'hover', x: 120 + i * 42, y: 70 + i * 6 });
-  await waitForPageState(client, (s) => s.dragging === true || s.over === true); // the browser's drag has begun
-  // The browser's drag follows the pointer from its own start on: a move over the zone after it, and the zone takes the drop.
-  for (let i = 0; i < 20 && (await waitForPageState(client, () => true)).over !== true; i++) {
-    await agent.call('POST', '/pointer', { action: 'hover', x: 530 + (i % 2) * 20, y: 120 });
-  }
-  await agent.call('POST', '/pointer', { action: 'mouse-up', x: 540, y: 130 });
-  assert.deepEqual(await waitForPageState(client, (s) => s.dropped === true), { dropped: true }, 'the card was dropped');
-  const next = await agent.call<{ pacing: { previousEchoed: boolean | null } }>('POST', '/keys', { keys: ['shift'] });
-  assert.equal(next.pacing.previousEchoed, true, 'the page reported the release that ended the drag');
-});

@@ -23,11 +23,11 @@ export const ANSWER_BOUND_MS = 1000;
 export type InputKind = 'pointer' | 'keys';
 
 /** How many input releases the program under the pointer or keyboard reported handled; browsers' pages report, other programs do not. */
-export interface InputEchoes {
+export interface HandledInput {
   inputsHandled(): number;
 }
 
-const NO_ECHOES: InputEchoes = { inputsHandled: () => 0 };
+const NOTHING_REPORTED: HandledInput = { inputsHandled: () => 0 };
 
 /** What pacing an input cost, for the command's reply. */
 export interface Pacing {
@@ -56,7 +56,7 @@ export interface ScreenLooks<T> {
  *   that follow other input closely wait until the screen has held still for
  *   ANSWER_QUIET_MS since that input: a person sees the answer before typing on.
  *
- * A browser page reports each release it handled (see InputEchoes). Once it
+ * A browser page reports each release it handled (see input-echoes.ts). Once it
  * reported every release of the last input, that input has arrived: no gap
  * is needed, and the screen need only hold still for ECHOED_QUIET_MS.
  *
@@ -68,7 +68,7 @@ export class InputPacer<T = unknown> {
 
   constructor(
     private readonly screen: ScreenLooks<T> | null = null,
-    private readonly echoes: InputEchoes = NO_ECHOES,
+    private readonly echoes: HandledInput = NOTHING_REPORTED,
     private readonly gapMs = INPUT_SWITCH_GAP_MS,
   ) {}
 

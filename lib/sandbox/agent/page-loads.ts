@@ -10,6 +10,8 @@ export interface PageActivity {
   inputHandled(timeoutMs: number): Promise<void>;
   /** How many input releases (pointer or key) the pages have reported handled so far. */
   inputsHandled(): number;
+  /** Whether a browser runs whose pages report their input. */
+  hasBrowser(): boolean;
   /** Whether a window of this process is the browser's: input sent to it reaches a page, which reports it. */
   ownsWindow(pid: number | null): boolean;
   /** The next inputHandled() also waits until the pages have reported `count` releases in all (input sent to a page). */
@@ -17,7 +19,7 @@ export interface PageActivity {
 }
 
 export const NO_PAGES: PageActivity = {
-  loadingSince: () => false, inputHandled: async () => undefined, inputsHandled: () => 0, ownsWindow: () => false, awaitReleases: () => undefined,
+  loadingSince: () => false, inputHandled: async () => undefined, inputsHandled: () => 0, hasBrowser: () => false, ownsWindow: () => false, awaitReleases: () => undefined,
 };
 
 /** A navigation asked for that has not started loading by then was cancelled (a download, a handler that said no). */
@@ -113,6 +115,10 @@ export class PageLoads implements PageActivity {
 
   inputsHandled(): number {
     return this.echoes.count();
+  }
+
+  hasBrowser(): boolean {
+    return this.browserPid !== null;
   }
 
   ownsWindow(pid: number | null): boolean {

@@ -175,8 +175,9 @@ function routes(ctx: AgentContext): Record<string, Handler> {
         return RELEASES[action];
       });
       // A click on the browser's window reaches a page: the redraw wait that follows waits for its report too.
+      // (Where no browser runs, the windows are not looked up.)
       const echoAt = pacer.lastEchoAt();
-      if (echoAt !== null && pages.ownsWindow(await windowAt(driver, number(body, 'x'), number(body, 'y')))) pages.awaitReleases(echoAt);
+      if (echoAt !== null && pages.hasBrowser() && pages.ownsWindow(await windowAt(driver, number(body, 'x'), number(body, 'y')))) pages.awaitReleases(echoAt);
       return { ok: true, pacing };
     },
     'POST /scroll': async (body) => {
