@@ -1,6 +1,7 @@
 import { Box, right } from '../geometry';
 import type { Screen } from '../../types/screen';
-import { cropGrey, GreyImage, prepareGrey, toGrey } from './preprocess';
+import { cropGrey, GreyImage } from './preprocess';
+import { prepareScreen } from './prepare-thread';
 import type { OcrReader, OcrWord, Reading } from './tesseract';
 import type { TextLine } from './paddle';
 import { QUOTE_MARKS } from '../../util/quotes';
@@ -58,9 +59,7 @@ export function analyse(screen: Screen, readWords: ReadWords, deadline = Infinit
   let pending = analyses.get(screen.data);
   if (!pending) {
     pending = (async () => {
-      const raw = { width: screen.width, height: screen.height, data: screen.data };
-      const grey = toGrey(raw, screen.format);
-      const prepared = prepareGrey(grey);
+      const { grey, prepared } = await prepareScreen(screen);
       const { words, unread } = await readWords(screen, prepared, deadline);
       return { grey, prepared, lines: groupLines(splitRunOn(splitSpread(words, prepared))), unread, gapsRead: false };
     })();

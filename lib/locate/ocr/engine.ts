@@ -9,6 +9,7 @@ import {
 import { punctuationExact, sameLetters, similarity, threshold } from '../text-match';
 import { inPlace, relate, standsIn } from '../relations';
 import { cropGrey, prepareForOcr } from './preprocess';
+import { endPreparation } from './prepare-thread';
 import { cropScreen } from '../../image/crop';
 import { OcrReader, OcrWord } from './tesseract';
 import { PaddleModels, TextLine } from './paddle';
@@ -84,7 +85,7 @@ export class OcrEngine implements LocateEngine {
     const [reader, models] = [this.ocr, this.paddle];
     this.ocr = null;
     this.paddle = null;
-    await Promise.all([reader?.stop(), models?.stop()]);
+    await Promise.all([reader?.stop(), models?.stop(), endPreparation()]);
   }
 
   /** Forgets every text band read so far (benchmarks use it to measure a screen never seen). */

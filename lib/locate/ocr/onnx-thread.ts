@@ -1,15 +1,13 @@
 import path from 'path';
-import { Worker } from 'worker_threads';
+import { ThreadCalls } from '../../util/thread-calls';
 
 /** What the models' thread is asked: load a model, run one on an input, or let every model go. */
 export type ModelRequest =
-  | { id: number; kind: 'load'; model: string; options: Record<string, unknown> }
-  | { id: number; kind: 'run'; model: string; options: Record<string, unknown>; input: ArrayBuffer; dims: number[] }
-  | { id: number; kind: 'release' };
+  | { kind: 'load'; model: string; options: Record<string, unknown> }
+  | { kind: 'run'; model: string; options: Record<string, unknown>; input: ArrayBuffer; dims: number[] }
+  | { kind: 'release' };
 
-type Answer = { id: number; result: { data: ArrayBuffer; dims: number[] } | null; error: string | null };
-type Pending = { resolve: (answer: Answer['result']) => void; reject: (error: Error) => void };
-type Ask = ModelRequest extends infer R ? (R extends ModelRequest ? Omit<R, 'id'> : never) : never;
+export type ModelResult = { data: ArrayBuffer; dims: number[] } | null;
 
 const WORKER = path.join(__dirname, 'onnx-worker.js');
 
@@ -19,9 +17,7 @@ const WORKER = path.join(__dirname, 'onnx-worker.js');
  * never keeps the process alive.
  */
 export class OnnxThread {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly calls = new ThreadCalls<ModelRequest, ModelResult>(WORKER, 'the models\' thread');
   private stopping = false;
 
   constructor(private readonly options: Record<string, unknown>) {}
@@ -45,47 +41,18 @@ export class OnnxThread {
    * the run in hand. (A thread ended in the middle of a run aborts the process.)
    */
   async stop(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
+    if (!this.calls.started) return;
     this.stopping = true;
     try {
-      await this.ask({ kind: 'release' }).catch(() => undefined);
-      this.worker = null;
-      await worker.terminate();
+      await this.calls.call({ kind: 'release' }).catch(() => undefined);
+      await this.calls.end();
     } finally {
       this.stopping = false;
     }
   }
 
-  private ask(request: Ask, transfer: ArrayBuffer[] = []): Promise<Answer['result']> {
-    if (this.stopping && request.kind !== 'release') return Promise.reject(new Error('the models\' thread is stopping'));
-    const worker = this.start();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ ...request, id }, transfer);
-    });
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(WORKER);
-    worker.on('message', ({ id, result, error }: Answer) => {
-      const waiting = this.pending.get(id);
-      this.pending.delete(id);
-      if (!this.pending.size) worker.unref(); // idle: the process may end
-      if (error) waiting?.reject(new Error(error));
-      else waiting?.resolve(result);
-    });
-    const fail = (error: Error) => {
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-      if (this.worker === worker) this.worker = null;
-    };
-    worker.on('error', fail);
-    worker.on('exit', () => fail(new Error('the models\' thread stopped')));
-    this.worker = worker;
-    return worker;
+  private ask(request: ModelRequest, transfer: ArrayBuffer[] = []): Promise<ModelResult> {
+    if (this.stopping) return Promise.reject(new Error('the models\' thread is stopping'));
+    return this.calls.call(request, transfer);
   }
 }

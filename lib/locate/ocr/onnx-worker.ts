@@ -3,14 +3,14 @@
  * thread that calls it, and a detector's run takes about 400 ms on two cores.
  * Here, the finder's own thread stays free to see the screen change meanwhile.
  */
-import { parentPort } from 'worker_threads';
 import type { InferenceSession } from 'onnxruntime-node';
-import type { ModelRequest } from './onnx-thread';
+import type { ModelRequest, ModelResult } from './onnx-thread';
+import { answerCalls } from '../../util/thread-calls';
 
 const ort = require('onnxruntime-node') as typeof import('onnxruntime-node');
 const sessions = new Map<string, Promise<InferenceSession>>();
 
-async function answer(request: ModelRequest): Promise<{ data: ArrayBuffer; dims: readonly number[] } | null> {
+async function answer(request: ModelRequest): Promise<ModelResult> {
   if (request.kind === 'release') {
     await Promise.all([...sessions.values()].map(async (session) => (await session).release()));
     sessions.clear();
@@ -27,15 +27,9 @@ async function answer(request: ModelRequest): Promise<{ data: ArrayBuffer; dims:
   const output = await ready.run({ [ready.inputNames[0]]: new ort.Tensor('float32', new Float32Array(request.input), request.dims) });
   const result = output[ready.outputNames[0]];
   const data = result.data as Float32Array;
-  return { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, dims: result.dims };
+  return { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, dims: [...result.dims] };
 }
 
 // One request at a time: a model must not be released while a run of it is under way (onnxruntime runs it
 // a tick after it is asked), which ends the whole process rather than the run.
-let queue: Promise<void> = Promise.resolve();
-parentPort!.on('message', (request: ModelRequest) => {
-  queue = queue.then(() => answer(request).then(
-    (result) => parentPort!.postMessage({ id: request.id, result, error: null }, result ? [result.data] : []),
-    (error: Error) => parentPort!.postMessage({ id: request.id, result: null, error: error.message }),
-  ));
-});
+answerCalls(answer, (result) => (result ? [result.data] : []));

@@ -1,0 +1,17 @@
+/**
+ * The thread that prepares whole screens for OCR (prepare-thread): the
+ * preparation takes 50 to 250 ms of a core, which the finder's thread spends
+ * listening for the screen's changes instead.
+ */
+import { answerCalls } from '../../util/thread-calls';
+import { prepareGrey, toGrey } from './preprocess';
+import type { Preparation, PrepareRequest } from './prepare-thread';
+
+answerCalls(
+  ({ width, height, data, format }: PrepareRequest): Preparation => {
+    const grey = toGrey({ width, height, data: Buffer.from(data) }, format);
+    const prepared = prepareGrey(grey);
+    return { grey: grey.data.buffer as ArrayBuffer, prepared: prepared.data.buffer as ArrayBuffer };
+  },
+  (done) => [done.grey, done.prepared],
+);
