@@ -63,10 +63,17 @@ export class ScreenWatch {
     let seen: Uint32Array | null = null;
     let after = mark;
     let watching = false;
-    const look = async (): Promise<boolean> => {
-      seen ??= sampleFrame(screen);
-      if (!moved.signal.aborted && changedBeyondCaret(seen, sampleFrame(await this.source.capture()), screen.width)) moved.abort();
-      return moved.signal.aborted;
+    // The look under way: a check waits for it, since the count it was started for is already noted.
+    let looking: Promise<boolean> | null = null;
+    const look = (): Promise<boolean> => {
+      const started = (async () => {
+        seen ??= sampleFrame(screen);
+        if (!moved.signal.aborted && changedBeyondCaret(seen, sampleFrame(await this.source.capture()), screen.width)) moved.abort();
+        return moved.signal.aborted;
+      })();
+      looking = started;
+      void started.finally(() => { if (looking === started) looking = null; }).catch(() => undefined);
+      return started;
     };
     const watch = async () => {
       while (!stopped.signal.aborted && !moved.signal.aborted) {
@@ -85,6 +92,7 @@ export class ScreenWatch {
           watch().catch(() => undefined); // stopped mid-request, or the sandbox went away: the find's own calls say so
         }
         if (moved.signal.aborted) return true;
+        if (looking && await looking) return true;
         if (after !== null && (await this.source.changes!(-1, 0)) === after) return false;
         return look();
       },
