@@ -36,6 +36,8 @@ export interface CacheLookup {
   candidate: Candidate | null;
   info: CacheInfo;
   similarity: number | null;
+  /** A hit whose element shows the very pixels cached, where it stood. */
+  samePixels?: boolean;
   /** On a miss whose element was nowhere on the screen: removes the entry, once the engine proves it wrong by finding the element. */
   evictStale?: () => void;
   /** Set when the element was found absent on this same screen before: why it is not there. */
@@ -81,6 +83,8 @@ export interface GroupLookup {
   info: CacheInfo;
   /** The lowest crop similarity of the group. */
   similarity: number | null;
+  /** Every element shows the very pixels cached, where it stood. */
+  samePixels?: boolean;
   evictStale?: () => void;
 }
 
@@ -106,7 +110,7 @@ export class ElementCache {
   /** The cached element for a find, when the screen and its crop still match (see lookupAll for `wholeScreen`). */
   lookup(partition: Partition, screen: Screen, thresholds: CacheThresholds, wholeScreen = true): CacheLookup {
     const group = this.lookupAll(partition, screen, thresholds, wholeScreen);
-    return { candidate: group.candidates?.[0] ?? null, info: group.info, similarity: group.similarity, evictStale: group.evictStale };
+    return { candidate: group.candidates?.[0] ?? null, info: group.info, similarity: group.similarity, samePixels: group.samePixels, evictStale: group.evictStale };
   }
 
   /**
@@ -169,11 +173,13 @@ export class ElementCache {
   private findGroup(rows: CacheRow[], stored: { data: Buffer; format: string }, screen: Screen, thresholds: CacheThresholds, diffPercent: number, wholeScreen: boolean): GroupLookup {
     let fullGrey: Grey | null = null;
     const hits: { row: CacheRow; hit: { x: number; y: number; score: number }; strategy: CacheInfo['strategy'] }[] = [];
+    let allSame = true;
     for (const row of rows) {
       let hit = { x: row.x, y: row.y, score: 1 };
       let strategy: CacheInfo['strategy'] = 'pixel-diff';
       // Where it was, pixel for pixel, needs no search.
       if (stored.format !== screen.format || !samePixels(screen, row)) {
+        allSame = false;
         const template = greyOf(row.crop, row.width, row.height, stored.format as Screen['format']);
         const window = { x: Math.max(0, row.x - NEAR_RADIUS), y: Math.max(0, row.y - NEAR_RADIUS), width: 0, height: 0 };
         window.width = Math.min(screen.width, row.x + row.width + NEAR_RADIUS) - window.x;
@@ -208,6 +214,7 @@ export class ElementCache {
     const first = rows[0];
     return {
       similarity: round(worst),
+      samePixels: allSame,
       info: { hit: true, strategy, createdAt: first.created_at, diffPercent, imageUrl: first.crop_path ? pathToFileURL(first.crop_path).href : null },
       candidates: hits.map(({ row, hit, strategy: how }) => {
         const box: Box = { x: hit.x, y: hit.y, width: row.width, height: row.height };

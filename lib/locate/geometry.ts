@@ -26,6 +26,16 @@ export function contains(b: Box, x: number, y: number): boolean {
   return x >= b.x && x < right(b) && y >= b.y && y < bottom(b);
 }
 
+/**
+ * Whether `inner` lies inside `outer`: a range outside its node is scrolled
+ * out of sight. A large font's glyphs stand a little above and below a line
+ * box set tighter than the font: a fifth of the text's height is slack.
+ */
+export function textWithin(inner: Box, outer: Box): boolean {
+  const slack = Math.max(1, Math.round(inner.height / 5));
+  return inner.x >= outer.x - slack && inner.y >= outer.y - slack && inner.x + inner.width <= outer.x + outer.width + slack && inner.y + inner.height <= outer.y + outer.height + slack;
+}
+
 /** How much two boxes overlap vertically, as a share of the shorter one. */
 export function verticalOverlap(a: Box, b: Box): number {
   const overlap = Math.min(bottom(a), bottom(b)) - Math.max(a.y, b.y);

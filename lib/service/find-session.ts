@@ -118,11 +118,14 @@ export class FindSession {
   /**
    * A cached element the tree found is checked against the tree when the
    * screen changed a little: still there, with its name, where the cache says.
-   * An unchanged screen needs no check.
+   * An unchanged screen needs no check, and neither does an element whose own
+   * pixels are unchanged where it stood: the tree would add nothing they do
+   * not show.
    */
   private async confirmWithTree(lookup: CacheLookup, screen: Screen, request: LocateRequest): Promise<CacheLookup> {
     const cached = lookup.candidate;
     if (!cached?.selector || cached.engine !== 'a11y' || !lookup.info.diffPercent) return lookup;
+    if (lookup.samePixels) return lookup;
     const tree = this.chain.engines.find((e) => e.name === 'a11y');
     if (!tree?.verify) return lookup;
     const verdict = await tree.verify(this.context(screen, request), cached, parseQuery(wrapDescription(request.description, request.type)));

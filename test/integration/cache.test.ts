@@ -112,6 +112,34 @@ test('a screen changed beyond the threshold misses; a moved element still hits w
   await rerun.disconnect();
 });
 
+test("a heading across the page, found where its words stand, is taken from the cache on a screen that changed a little", async () => {
+  const client = newClient(state, { cacheKey: 'cache-suite-heading' });
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
+  const first = await client.find("'Drafts'");
+  assert.equal(first.cache.hit, false);
+  assert.match(first.reason ?? '', /a11y|tree/i, 'the tree found the heading');
+  assert.ok(first.boundingBox!.width < 300, `the box holds the words, not the page-wide heading: ${JSON.stringify(first.boundingBox)}`);
+  assert.equal(await client.commitCache(), 1);
+
+  // A line shown elsewhere: the heading's own pixels are unchanged, and need no look at the tree.
+  await client.provision.chrome({ url: `${server.url}/app/cache-lab.html?note=1` });
+  const elsewhere = await client.find("'Drafts'");
+  assert.equal(elsewhere.cache.hit, true, elsewhere.reason ?? '');
+  assert.ok(elsewhere.cache.diffPercent! > 0, 'the screen did change');
+  assert.doesNotMatch(elsewhere.reason ?? '', /the tree still shows/);
+  assert.deepEqual(elsewhere.boundingBox, first.boundingBox);
+
+  // The heading a shade lighter: its pixels differ a little, and the tree, whose heading spans the page, still holds its words.
+  await client.provision.chrome({ url: `${server.url}/app/cache-lab.html?tint=1` });
+  const tinted = await client.find("'Drafts'");
+  assert.equal(tinted.cache.hit, true, tinted.reason ?? '');
+  assert.match(tinted.reason ?? '', /the tree still shows the heading 'Drafts'/);
+  client.discardCache();
+  await client.disconnect();
+});
+
 test('a failed session writes nothing; a passing one commits on disconnect', async () => {
   const failing = newClient(state, { cacheKey: 'failing' });
   await failing.auth();

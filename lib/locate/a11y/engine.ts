@@ -1,10 +1,11 @@
 import type { A11yNode, A11ySnapshot } from '../../types/a11y';
 import type { Box, Screen } from '../../types/screen';
 import { Candidate, Capability, EngineContext, LocateEngine, Verdict } from '../engine';
+import { textWithin } from '../geometry';
 import { Query } from '../query';
 import { similarity } from '../text-match';
 import { TreeMatcher } from './match';
-import { fitsRole, isField } from './roles';
+import { fitsRole, isField, selectorRole } from './roles';
 
 /**
  * The accessibility engine: Chromium, GTK and Qt publish what is on the screen
@@ -59,7 +60,11 @@ export class A11yEngine implements LocateEngine {
   /** A second look: the element is still in the tree, with the same name, where it was. */
   async verify(context: EngineContext, candidate: Candidate): Promise<Verdict> {
     const fresh = await this.fetch(context, true);
-    const same = fresh.nodes.find((n) => (n.name || n.value || undefined) === candidate.text && iou(n.box, candidate.box) > 0.8);
+    // A heading across the page was found where its words stand (see TreeMatcher): its node, of the role the
+    // selector names (not the document titled alike), holds them.
+    const role = candidate.selector?.split(' >> ').pop()?.match(/^role=([\w-]+)/)?.[1];
+    const same = fresh.nodes.find((n) => (n.name || n.value || undefined) === candidate.text
+      && (iou(n.box, candidate.box) > 0.8 || (selectorRole(n) === role && textWithin(candidate.box, n.box))));
     return same
       ? { ok: true, confidence: 1, reason: `the tree still shows the ${same.role} '${candidate.text}' at ${same.box.x},${same.box.y}` }
       : { ok: false, confidence: 0, reason: `the tree no longer shows '${candidate.text ?? ''}' at ${candidate.box.x},${candidate.box.y}` };

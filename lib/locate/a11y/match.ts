@@ -1,7 +1,7 @@
 import type { A11yNode, A11yTextBox, A11yTextRequest } from '../../types/a11y';
 import type { Candidate } from '../../types/locate';
 import type { Box } from '../../types/screen';
-import { distance, horizontalOverlap, readingOrder } from '../geometry';
+import { distance, horizontalOverlap, readingOrder, textWithin } from '../geometry';
 import { NotThere } from '../engine';
 import { Query, withWholeText } from '../query';
 import { holdsRelation, inPlace, sameBox } from '../relations';
@@ -235,7 +235,7 @@ export class TreeMatcher {
     return matches.map((match) => {
       if (!WORDS_INSIDE.has(match.node.role) && !isTextRole(match.node)) return match;
       const words = this.textBoxes.find((t) => t.path === match.node.path && normalise(t.text) === normalise(wanted));
-      return words && within(words.box, match.node.box) ? { ...match, node: { ...match.node, box: words.box }, fromTextExtents: true } : match;
+      return words && textWithin(words.box, match.node.box) ? { ...match, node: { ...match.node, box: words.box }, fromTextExtents: true } : match;
     });
   }
 
@@ -249,7 +249,7 @@ export class TreeMatcher {
     for (const copy of this.textBoxes) {
       if (normalise(copy.text) !== normalise(wanted)) continue;
       const node = this.byPath.get(copy.path);
-      if (!node || !accept(node) || !within(copy.box, node.box)) continue;
+      if (!node || !accept(node) || !textWithin(copy.box, node.box)) continue;
       const own = node.value || node.name;
       // A text that is just the words is a whole match, found above.
       if (normalise(own) === normalise(wanted)) continue;
@@ -364,16 +364,6 @@ export class TreeMatcher {
       ...(match.fromTextExtents && !this.inWebPage(node) ? { drawnHere: true } : {}),
     };
   }
-}
-
-/**
- * Whether `inner` lies inside `outer`: a range outside its node is scrolled
- * out of sight. A large font's glyphs stand a little above and below a line
- * box set tighter than the font: a fifth of the text's height is slack.
- */
-function within(inner: Box, outer: Box): boolean {
-  const slack = Math.max(1, Math.round(inner.height / 5));
-  return inner.x >= outer.x - slack && inner.y >= outer.y - slack && inner.x + inner.width <= outer.x + outer.width + slack && inner.y + inner.height <= outer.y + outer.height + slack;
 }
 
 function ordinalWord(ordinal: number): string {
