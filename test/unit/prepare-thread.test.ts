@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'fs';
 import type { Screen } from '../../lib/types/screen';
 import { endPreparation, prepareScreen } from '../../lib/locate/ocr/prepare-thread';
 import { prepareGrey, toGrey } from '../../lib/locate/ocr/preprocess';
@@ -40,4 +41,27 @@ test('a screen prepared on its own thread is the one prepared here, in either pi
   } finally {
     await endPreparation();
   }
+});
+
+/** The nice value of each of this process's threads. */
+function threadNiceness(): number[] {
+  return fs.readdirSync('/proc/self/task').flatMap((task) => {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+    } catch {
+      return []; // the thread ended meanwhile
+    }
+  });
+}
+
+test('the preparation thread runs below the finder\'s thread, so that a read no one waits for does not slow it', async () => {
+  const mine = threadNiceness()[0]; // the first task is the process's main thread
+  try {
+    await prepareScreen(sampleScreen('bgrx'));
+    assert.ok(threadNiceness().some((nice) => nice >= Math.min(19, mine + 10)), `threads' nice values: ${threadNiceness().join(', ')}; this thread's: ${mine}`);
+  } finally {
+    await endPreparation();
+  }
+  assert.ok(threadNiceness().every((nice) => nice < Math.min(19, mine + 10)), 'the thread is gone once ended');
 });

@@ -6,6 +6,9 @@
 import type { InferenceSession } from 'onnxruntime-node';
 import type { ModelRequest, ModelResult } from './onnx-thread';
 import { answerCalls } from '../../util/thread-calls';
+import { runBelowOthers } from '../../util/thread-priority';
+
+runBelowOthers(); // the models' own threads, started from here, inherit it
 
 const ort = require('onnxruntime-node') as typeof import('onnxruntime-node');
 const sessions = new Map<string, Promise<InferenceSession>>();

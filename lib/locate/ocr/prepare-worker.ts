@@ -4,8 +4,11 @@
  * listening for the screen's changes instead.
  */
 import { answerCalls } from '../../util/thread-calls';
+import { runBelowOthers } from '../../util/thread-priority';
 import { prepareGrey, toGrey } from './preprocess';
 import type { Preparation, PrepareRequest } from './prepare-thread';
+
+runBelowOthers();
 
 answerCalls(
   ({ width, height, data, format }: PrepareRequest): Preparation => {

@@ -6,9 +6,14 @@
  * Cucumber's output. Glance keeps no log file they could go to, so they are
  * dropped; a failed job still reaches Glance as a rejected promise.
  */
+import { runBelowOthers } from '../../util/thread-priority';
+
 const drop = (): void => undefined;
 for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) console[method] = drop;
 for (const stream of [process.stdout, process.stderr]) stream.write = () => true;
+
+// Reading yields the cores to the finder, the sandbox's programs and the X server.
+runBelowOthers();
 
 // The stock worker script, loaded only now: its core takes hold of the console as it loads.
 require('tesseract.js/src/worker-script/node/index.js');
