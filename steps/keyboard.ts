@@ -32,7 +32,7 @@ step('I press {quoted}', async function ([keys]) {
 });
 
 step('I press {quoted} {int} times', async function ([keys, times]) {
-  for (let i = 0; i < Number(times); i++) await this.client.pressKeys([keys]);
+  await this.client.pressKeys([keys], { times: Number(times) });
 });
 
 step('I fill in:', async function (_args, options, table) {

@@ -1,7 +1,7 @@
 import fs from 'fs';
 import { ExecError, InvalidOptionError } from '../config/errors';
 import { show } from '../config/validate';
-import { parseChord } from '../sandbox/keys';
+import { MAX_PRESSES, parseChord } from '../sandbox/keys';
 import type { Screen } from '../types/screen';
 import { callSite } from '../util/call-site';
 import { sleep } from '../util/wait';
@@ -25,6 +25,11 @@ export interface TypeOptions {
    * wait for the field's focus to be drawn, only to be given.
    */
   into?: { x: number; y: number };
+}
+
+export interface PressOptions {
+  /** Presses the keys this many times (default 1, at most MAX_PRESSES), each once the last is handled, with one redraw wait after the last. */
+  times?: number;
 }
 
 export interface ScrollOptions {
@@ -102,10 +107,14 @@ export class Actions {
     }, shown);
   }
 
-  pressKeys(keys: string[]): Promise<void> {
-    return this.runner.run('pressKeys', [keys], async (context) => {
+  pressKeys(keys: string[], options: PressOptions = {}): Promise<void> {
+    return this.runner.run('pressKeys', [keys, options], async (context) => {
       parseChord(keys);
-      await this.act(context, '/keys', { keys });
+      const times = options.times ?? 1;
+      if (!Number.isInteger(times) || times < 1 || times > MAX_PRESSES) {
+        throw new InvalidOptionError('times', `Invalid option 'times': got ${show(times)}; expected a whole number from 1 to ${MAX_PRESSES}.`);
+      }
+      await this.act(context, '/keys', { keys, times });
     }, Array.isArray(keys) ? keys.join('+') : '');
   }
 

@@ -9,7 +9,7 @@ import type { AgentClient } from '../sandbox/agent-client';
 import { LocalService } from '../service/local-service';
 import { SandboxInstance, Service } from '../service/service';
 import { Element } from './element';
-import { Actions, ClickAction, ExecOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
+import { Actions, ClickAction, ExecOptions, PressOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
 import { CommandRunner } from './command-runner';
 import { FindResult, Finder } from './finder';
 import { ClientSession } from './session';
@@ -19,7 +19,7 @@ import { Analytics } from './analytics';
 import type { Recording } from './dashcam';
 import { callSite } from '../util/call-site';
 
-export type { ClickAction, ExecOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
+export type { ClickAction, ExecOptions, PressOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
 export type { CommandEvent } from './command-runner';
 export type { Recording } from './dashcam';
 export type { AiUsageEvent, FindResult } from './finder';
@@ -202,7 +202,7 @@ export class Client {
   }
 
   /** Presses keys together as one combination: ['ctrl', 'c'], or ['ctrl+shift+t']. */
-  pressKeys(keys: string[]): Promise<void> { return this.actions.pressKeys(keys); }
+  pressKeys(keys: string[], options: PressOptions = {}): Promise<void> { return this.actions.pressKeys(keys, options); }
 
   /** Scrolls by `amount` pixels (default 300) in any of the four directions. */
   scroll(direction: ScrollDirection = 'down', options: ScrollOptions = {}): Promise<void> {

@@ -50,3 +50,6 @@ function splitCombination(entry: string): string[] {
   const parts = (endsWithPlusKey ? entry.slice(0, -2) : entry).split('+').map((p) => (p.trim() ? p.trim() : p));
   return endsWithPlusKey ? [...parts, '+'] : parts;
 }
+
+/** The most presses of one chord a single request sends (pressKeys' `times`). */
+export const MAX_PRESSES = 100;

@@ -75,6 +75,23 @@ test('key combinations arrive with their modifiers', async () => {
   await waitForPageState(client, (s) => s.combo === 'escape');
 });
 
+test('a key pressed several times arrives as often as asked, with one redraw wait after the last', async () => {
+  await client.pressKeys(['ctrl+a']);
+  await client.type('abcdefgh');
+  await waitForPageState(client, (st) => st.value === 'abcdefgh');
+  const redraws: unknown[] = [];
+  const listener = (e: { command?: string; redraw?: unknown }) => { if (e.command === 'pressKeys') redraws.push(e.redraw); };
+  client.getEmitter().on('command:success', listener);
+  await client.pressKeys(['backspace'], { times: 5 });
+  client.getEmitter().off('command:success', listener);
+  const s = await waitForPageState(client, (st) => st.value.length <= 3);
+  assert.equal(s.value, 'abc');
+  assert.equal(redraws.length, 1, 'one command');
+  assert.ok(redraws[0], 'with its redraw wait');
+  await assert.rejects(client.pressKeys(['backspace'], { times: 0 }), /Invalid option 'times': got 0; expected a whole number from 1 to 100/);
+  await assert.rejects(client.pressKeys(['backspace'], { times: 2.5 }), /Invalid option 'times'/);
+});
+
 test('a secret typed is masked in events', async () => {
   const seen: unknown[] = [];
   const listener = (e: unknown) => seen.push(e);

@@ -6,7 +6,7 @@ import { Lifetime } from './lifetime';
 import { runShell } from './exec';
 import { ProcessGroup } from './processes';
 import { ProgramSpace } from './program-space';
-import { parseChord } from '../keys';
+import { MAX_PRESSES, parseChord } from '../keys';
 import { sleep } from '../../util/wait';
 import { InputPacer } from './input-pacer';
 import { NO_PAGES, PageActivity } from './page-loads';
@@ -198,7 +198,12 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     'POST /keys': async (body) => {
       const keys = parseChord(body.keys);
       await requireKeyboardFocus(driver, `the keys '${keys.join('+')}'`);
-      return { ok: true, pacing: await pacer.send('keys', () => driver.chord(keys)) };
+      const times = body.times === undefined ? 1 : number(body, 'times');
+      if (!Number.isInteger(times) || times < 1 || times > MAX_PRESSES) throw new HttpError(400, `'times' must be a whole number from 1 to ${MAX_PRESSES}, got ${times}`);
+      // Each press once the page (or the screen) says the last was handled, as a person's quick presses are.
+      let pacing = await pacer.send('keys', () => driver.chord(keys));
+      for (let i = 1; i < times; i++) pacing = await pacer.send('keys', () => driver.chord(keys));
+      return { ok: true, pacing };
     },
     'POST /type': async (body) => {
       const typed = text(body, 'text');
