@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pixelmatch from 'pixelmatch';
-import { differingPixels } from '../../lib/image/screen-diff';
+import { differingPixels, screenDifference } from '../../lib/image/screen-diff';
 
 // The cache's screen comparison counts exactly what pixelmatch counts (includeAA, opaque pixels), faster.
 const width = 320;
@@ -47,4 +47,22 @@ test('ignores the fourth byte, reads buffers at any offset, and refuses screens 
   c.copy(unaligned);
   assert.equal(differingPixels(a, unaligned, 0.1), reference(a, c, 0.1));
   assert.throws(() => differingPixels(a, a.subarray(4), 0.1), /different sizes/);
+});
+
+test('finds a lone changed pixel anywhere, at the first and the last pixel too, and boxes what differs', () => {
+  // A size that is no whole number of the blocks compared at a time.
+  const [w, h] = [333, 77];
+  const plain = Buffer.alloc(w * h * 4, 200);
+  for (const p of [0, 511, 512, 12_345, w * h - 1]) {
+    const changed = Buffer.from(plain);
+    changed[p * 4 + 2] = 0;
+    const { pixels, box } = screenDifference(plain, changed, w, 0.1);
+    assert.equal(pixels, 1, `pixel ${p}`);
+    assert.deepEqual(box, { x: p % w, y: Math.floor(p / w), width: 1, height: 1 }, `pixel ${p}`);
+  }
+  const two = Buffer.from(plain);
+  two[(3 * w + 5) * 4] = 0;
+  two[(70 * w + 300) * 4 + 1] = 0;
+  assert.deepEqual(screenDifference(plain, two, w, 0.1), { pixels: 2, box: { x: 5, y: 3, width: 296, height: 68 } });
+  assert.deepEqual(screenDifference(plain, Buffer.from(plain), w, 0.1), { pixels: 0, box: null });
 });
