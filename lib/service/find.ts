@@ -72,13 +72,15 @@ export interface FindInputs extends ChangeSource {
   sandbox: SandboxHandle | null;
   log: (line: string) => void;
   /**
-   * The element cache, consulted before the engines on every look. `first`:
-   * the find's first look, the one that searches the whole screen for a
-   * cached element that moved; a later look, on a screen that changed while
-   * the find waits, looks only where the element stood (the engines find it
-   * elsewhere), so that a waiting find's looks stay cheap.
+   * The element cache, consulted before the engines on every look, where the
+   * element stood. With `wholeScreen`, it also searches the whole screen for
+   * a cached element that moved: once in a find, on the first look whose
+   * screen held still while the cache looked where the element stood. A
+   * later look, on a screen that changed while the find waits, looks only
+   * where the element stood (the engines find it elsewhere), so that a
+   * waiting find's looks stay cheap.
    */
-  lookup?: (screen: Screen, first: boolean) => CacheLookup | Promise<CacheLookup>;
+  lookup?: (screen: Screen, wholeScreen: boolean) => CacheLookup | Promise<CacheLookup>;
   /** Told of every vision-model call. */
   onModelCall?: (call: ModelCall) => void;
 }
@@ -103,6 +105,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
   let nextProgress = started + RETRY_CEILING_MS;
   let cache: CacheLookup | null = null;
   let movedLooks = 0;
+  let searchedWholeScreen = false;
   let refused = false;
   const phases: FindPhases = { capture: 0, cache: 0, engine: 0, change: 0 };
   const done = (candidate: Candidate | null, screen: Screen | null): FindOutcome => ({
@@ -119,8 +122,20 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       lastAttemptAt = Date.now();
       lastScreen = screen;
       if (lookup) {
-        cache = await timed(phases, 'cache', () => lookup(screen, attempts === 1));
-        if (cache.candidate && (settings.confidence === undefined || cache.candidate.confidence >= settings.confidence)) return done(cache.candidate, screen);
+        const hit = (found: CacheLookup) => !!found.candidate && (settings.confidence === undefined || found.candidate.confidence >= settings.confidence);
+        cache = await timed(phases, 'cache', () => lookup(screen, false));
+        if (hit(cache)) return done(cache.candidate, screen);
+        if (!searchedWholeScreen && !cache.absent) {
+          // The search over the whole screen, for a cached element that moved, costs up to half a second of
+          // this thread: not on a screen that moved meanwhile (a drawer still sliding in), which is looked at afresh.
+          if (movedLooks < MAX_MOVED_LOOKS && mark !== null && (await watch.mark()) !== mark) {
+            movedLooks++;
+            continue;
+          }
+          searchedWholeScreen = true;
+          cache = await timed(phases, 'cache', () => lookup(screen, true));
+          if (hit(cache)) return done(cache.candidate, screen);
+        }
         if (cache.absent) {
           rejection = cache.absent;
           return done(null, screen);

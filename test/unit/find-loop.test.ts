@@ -4,6 +4,7 @@ import { EngineChain } from '../../lib/locate/chain';
 import type { EngineContext, LocateEngine } from '../../lib/locate/engine';
 import type { Screen } from '../../lib/types/screen';
 import { runFind } from '../../lib/service/find';
+import type { CacheLookup } from '../../lib/cache/element-cache';
 
 /** A 64x64 screen of one grey: the old page, then the new one. */
 const screenOf = (grey: number): Screen => ({ width: 64, height: 64, data: Buffer.alloc(64 * 64 * 4, grey), format: 'bgrx' });
@@ -73,4 +74,61 @@ test('a slower engine still reading when the page paints is left, and the new pa
   assert.equal(outcome.candidate?.engine, 'a11y');
   assert.equal(slowFinished, false, 'the find did not wait for the slow read of the old page');
   assert.ok(Date.now() - started < 1000, `found ${Date.now() - started} ms after the start`);
+});
+
+/** The sandbox's change count, as the agent serves it, and a way to bump it. */
+function changeCounter() {
+  let count = 0;
+  const wakers: (() => void)[] = [];
+  return {
+    changes: (since: number, timeoutMs: number) => new Promise<number>((resolve) => {
+      if (count > since || timeoutMs <= 0) return resolve(count);
+      const timer = setTimeout(() => resolve(count), timeoutMs);
+      wakers.push(() => { clearTimeout(timer); resolve(count); });
+    }),
+    bump: () => { count++; wakers.splice(0).forEach((wake) => wake()); },
+  };
+}
+
+const MISS: CacheLookup = { candidate: null, similarity: 0.88, info: { hit: false, strategy: 'miss', createdAt: '', diffPercent: 0, imageUrl: null } };
+const cachedHit = (): CacheLookup => ({
+  candidate: { box: { x: 10, y: 10, width: 20, height: 10 }, text: 'Drawer ready', confidence: 1, engine: 'a11y', reason: 'cached' },
+  similarity: 1, info: { hit: true, strategy: 'pixel-diff', createdAt: '', diffPercent: 0, imageUrl: null },
+});
+
+test('a screen that moves while the cache looks where the element stood is looked at afresh, not searched whole', async () => {
+  const sliding = screenOf(120);
+  const settled = screenOf(40);
+  let current = sliding;
+  const counter = changeCounter();
+  const looks: [number, boolean][] = [];
+  const engineReads: number[] = [];
+  const lookup = (screen: Screen, wholeScreen: boolean): CacheLookup => {
+    looks.push([screen.data[0], wholeScreen]);
+    if (screen === sliding && !wholeScreen) {
+      current = settled; // the drawer's last frame paints while the cache looks
+      counter.bump();
+    }
+    return screen === settled ? cachedHit() : MISS;
+  };
+  const engine: LocateEngine = { name: 'ocr', capabilities: ['text'], locate: async (context: EngineContext) => { engineReads.push(context.screen.data[0]); return []; } };
+  const outcome = await runFind({ chain: new EngineChain('auto', [engine]), capture: async () => current, changes: counter.changes, sandbox: null, log: () => undefined, lookup },
+    "'Drawer ready'", { timeout: 5000, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.reason, 'cached');
+  assert.deepEqual(looks, [[120, false], [40, false]], 'no search of the whole sliding screen');
+  assert.deepEqual(engineReads, [], 'no engine read the sliding screen');
+});
+
+test('on a screen that holds still, a cached element not where it stood is searched for over the whole screen once, then the engines look', async () => {
+  const still = screenOf(200);
+  const counter = changeCounter();
+  const looks: [number, boolean][] = [];
+  const engineReads: number[] = [];
+  const lookup = (screen: Screen, wholeScreen: boolean): CacheLookup => { looks.push([screen.data[0], wholeScreen]); return MISS; };
+  const engine: LocateEngine = { name: 'ocr', capabilities: ['text'], locate: async (context: EngineContext) => { engineReads.push(context.screen.data[0]); return []; } };
+  const outcome = await runFind({ chain: new EngineChain('auto', [engine]), capture: async () => still, changes: counter.changes, sandbox: null, log: () => undefined, lookup },
+    "'Drawer ready'", { timeout: 0, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate, null);
+  assert.deepEqual(looks, [[200, false], [200, true]]);
+  assert.deepEqual(engineReads, [200]);
 });
