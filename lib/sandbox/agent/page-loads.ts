@@ -6,8 +6,13 @@ import { procStat } from '../process-identity';
 export interface PageActivity {
   /** True while a page load that was asked for at or after `since` (ms since the epoch) has not finished. */
   loadingSince(since: number): boolean;
-  /** Resolves once every visible page has drawn a frame after now: input that reached it by now has been handled. */
-  inputHandled(timeoutMs: number): Promise<void>;
+  /**
+   * Resolves once every visible page has drawn a frame after now: input that
+   * reached it by now has been handled. Input sent at or after `since` that a
+   * page has not reported counts as handled once a page navigates after
+   * `since` (a link's click leaves the page before its report arrives).
+   */
+  inputHandled(timeoutMs: number, since?: number): Promise<void>;
   /** How many input releases (pointer or key) the pages have reported handled so far. */
   inputsHandled(): number;
   /** Whether a browser runs whose pages report their input. */
@@ -49,6 +54,9 @@ export class PageLoads implements PageActivity {
   private browserPid: number | null = null;
   /** Releases the pages must have reported before input counts as handled (input sent to a page). */
   private awaited = 0;
+  /** When a page last asked to navigate or started loading, and who waits for the next time. */
+  private navigatedAt = 0;
+  private readonly navigationWaiters = new Set<() => void>();
 
   /**
    * Follows a browser's pages through its debugging pipe, for as long as the
@@ -89,6 +97,10 @@ export class PageLoads implements PageActivity {
     }
     // A page's own loads only: a frame inside it that keeps loading (an ad, a widget) is not the page changing.
     if (!sessionId || this.pages.get(sessionId) !== params.frameId) return;
+    if (method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedLoading') {
+      this.navigatedAt = Date.now();
+      for (const wake of this.navigationWaiters) wake();
+    }
     switch (method) {
       case 'Page.frameRequestedNavigation':
         this.loading.set(sessionId, { since: Date.now(), started: false });
@@ -129,16 +141,31 @@ export class PageLoads implements PageActivity {
     return false;
   }
 
+  /** Resolves once a page has navigated at or after `since`, or after `timeoutMs`. */
+  private navigationSince(since: number, timeoutMs: number): Promise<void> {
+    if (this.navigatedAt >= since) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.navigationWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.navigationWaiters.add(done);
+    });
+  }
+
   awaitReleases(count: number): void {
     this.awaited = Math.max(this.awaited, count);
   }
 
-  async inputHandled(timeoutMs: number): Promise<void> {
+  async inputHandled(timeoutMs: number, since = Date.now()): Promise<void> {
     const cdp = this.cdp;
     if (!cdp?.open || !this.pages.size) return;
     // Input sent to a page: until the page reports it, it may still be on its way, and a frame drawn
-    // meanwhile would prove nothing. A page busy in the input's handler reports it once the handler is done.
-    const reported = this.echoes.reached(this.awaited, timeoutMs);
+    // meanwhile would prove nothing. A page busy in the input's handler reports it once the handler is done;
+    // one that navigated has handled it (its report may never come: the document is gone).
+    const reported = Promise.race([this.echoes.reached(this.awaited, timeoutMs), this.navigationSince(since, timeoutMs)]);
     // A hidden page draws no frames: it answers at once.
     const frame = "document.hidden || new Promise((resolve) => requestAnimationFrame(() => resolve(true)))";
     const frames = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frame, awaitPromise: true }, session).catch(() => undefined));

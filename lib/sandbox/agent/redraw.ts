@@ -83,7 +83,7 @@ export class RedrawWatch {
     let share = 0;
     if (mark && request.threshold !== false) {
       let handled = false;
-      void this.pages.inputHandled(Math.min(INPUT_TURN_MS, request.timeoutMs)).then(() => { handled = true; });
+      void this.pages.inputHandled(Math.min(INPUT_TURN_MS, request.timeoutMs), mark.at).then(() => { handled = true; });
       const pages = { handled: () => handled, loading: () => this.pages.loadingSince(mark.at) };
       ({ changed, settled, share } = await this.screen(mark.look, pages, request.threshold, deadline));
     }
