@@ -4,7 +4,7 @@ import fs from 'fs';
 import path from 'path';
 import { execFile, execFileSync } from 'child_process';
 import { promisify } from 'util';
-import { fixtureServer, newClient, REPO_ROOT, testState } from '../helpers/glance';
+import { clientOnPage, fixtureServer, newClient, REPO_ROOT, testState } from '../helpers/glance';
 
 // The element cache with a real sandbox, real OCR and a real SQLite file.
 let server: Awaited<ReturnType<typeof fixtureServer>>;
@@ -113,10 +113,7 @@ test('a screen changed beyond the threshold misses; a moved element still hits w
 });
 
 test("a heading across the page, found where its words stand, is taken from the cache on a screen that changed a little", async () => {
-  const client = newClient(state, { cacheKey: 'cache-suite-heading' });
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  await client.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
+  const client = await clientOnPage(state, `${server.url}/app/cache-lab.html`, { cacheKey: 'cache-suite-heading' });
   const first = await client.find("'Drafts'");
   assert.equal(first.cache.hit, false);
   assert.match(first.reason ?? '', /a11y|tree/i, 'the tree found the heading');
@@ -141,10 +138,7 @@ test("a heading across the page, found where its words stand, is taken from the 
 });
 
 test('a failed session writes nothing; a passing one commits on disconnect', async () => {
-  const failing = newClient(state, { cacheKey: 'failing' });
-  await failing.auth();
-  await failing.connect({ keepAlive: 0 });
-  await failing.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
+  const failing = await clientOnPage(state, `${server.url}/app/cache-lab.html`, { cacheKey: 'failing' });
   assert.equal((await failing.find('Drafts')).found(), true);
   failing.markFailed('assertion failed');
   await failing.disconnect();
