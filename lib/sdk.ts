@@ -5,5 +5,5 @@ export { Element, ElementNotFoundError } from './client/element';
 export type { CacheInfo } from './client/element';
 export type { ClientOptions, ConnectOptions, FindOptions, FindAllOptions, AssertOptions, CacheOptions, RedrawOptions, AiOptions, Os, Preview } from './config/options';
 export type { SandboxInstance } from './service/service';
-export { GlanceError, InvalidOptionError, AuthError, StateError, SandboxError, ExecError, AssertionError, VisionModelError, VisionModelRequiredError } from './config/errors';
+export { GlanceError, InvalidOptionError, AuthError, StateError, SandboxError, QuotaError, ExecError, AssertionError, VisionModelError, VisionModelRequiredError } from './config/errors';
 export type { FamilyName } from './config/vision';

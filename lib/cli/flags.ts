@@ -1,3 +1,5 @@
+import { InvalidOptionError } from '../config/errors';
+
 /** `--name value` flags, plus bare words; the named `switches` never take a value. */
 export function parseFlags(args: string[], switches: string[] = []): { flags: Record<string, string | true>; words: string[] } {
   const flags: Record<string, string | true> = {};
@@ -10,4 +12,12 @@ export function parseFlags(args: string[], switches: string[] = []): { flags: Re
     else flags[name] = true;
   }
   return { flags, words };
+}
+
+/** Fails on a flag the command does not take, naming the ones it does. */
+export function knownFlags(command: string, flags: Record<string, string | true>, known: string[]): void {
+  const unknown = Object.keys(flags).filter((f) => !known.includes(f));
+  if (unknown.length) {
+    throw new InvalidOptionError(unknown[0], `glance ${command} does not take --${unknown[0]}; it takes ${known.map((k) => `--${k}`).join(', ')}.`);
+  }
 }

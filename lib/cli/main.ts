@@ -6,6 +6,8 @@ import { cacheCommand } from './cache';
 import { reportCommand } from './report';
 import { a11yCommand } from './a11y';
 import { statsCommand } from './stats';
+import { serveCommand } from './serve';
+import { keysCommand, teamsCommand } from './teams';
 
 const USAGE = `Usage: glance <command>
 
@@ -23,6 +25,12 @@ const USAGE = `Usage: glance <command>
   report [--json reports/json] [--out reports]
                                          write the HTML report of a Cucumber run
   stats [--runs N] [--json]              usage analytics of the last runs: commands, locate time, cache hits, slowest descriptions
+  serve [--listen HOST:PORT] [--state DIR] [--tls-cert F --tls-key F] [--token-ttl 1h]
+                                         the team server: the Service over HTTP for clients with apiRoot
+  teams add NAME [--sandboxes N] | teams list [--state DIR]
+                                         the team server's teams and their sandbox limits
+  keys create|list --team NAME | keys revoke ID --team NAME [--state DIR]
+                                         a team's API keys (shown once, stored hashed)
 `;
 
 /** Dispatches `glance <command>`; resolves to the exit code. */
@@ -37,6 +45,9 @@ export async function main(argv: string[]): Promise<number> {
     case 'report': return reportCommand(rest);
     case 'a11y': return a11yCommand(rest);
     case 'stats': return statsCommand(rest);
+    case 'serve': return serveCommand(rest);
+    case 'teams': return teamsCommand(rest);
+    case 'keys': return keysCommand(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return 0;

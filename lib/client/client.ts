@@ -7,6 +7,7 @@ import { show } from '../config/validate';
 import type { Box, Screen } from '../types/screen';
 import type { AgentClient } from '../sandbox/agent-client';
 import { LocalService } from '../service/local-service';
+import { RemoteService } from '../service/remote-service';
 import { SandboxInstance, Service } from '../service/service';
 import { Element } from './element';
 import { Actions, ClickAction, ExecOptions, PressOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
@@ -65,7 +66,7 @@ export class Client {
     if (!key) {
       throw new AuthError("No API key: pass one to new Client(apiKey) or set GLANCE_API_KEY (in the environment or .env). Run 'npx glance init' to create one.");
     }
-    const service: Service = LocalService.embedded(this.options.stateDir);
+    const service: Service = this.options.apiRoot ? RemoteService.shared(this.options.apiRoot, this.options.stateDir) : LocalService.embedded(this.options.stateDir);
     this.runner = new CommandRunner(this.options.stateDir, this.options.logging, this.options.autoScreenshots, () => this.session.agent);
     this.runner.redactor.add(key);
     if (this.options.vision?.apiKey) this.runner.redactor.add(this.options.vision.apiKey);

@@ -41,9 +41,6 @@ export class ClientSession {
   }
 
   async auth(): Promise<string> {
-    if (this.options.apiRoot) {
-      throw new InvalidOptionError('apiRoot', `apiRoot is set to '${this.options.apiRoot}' (option or GLANCE_API_ROOT), but the remote service is not available in this version of Glance. Remove apiRoot to use the embedded service.`);
-    }
     const { token } = await this.service.auth(this.apiKey);
     this.token = token;
     this.runner.redactor.add(token);
@@ -57,7 +54,7 @@ export class ClientSession {
     if (this.instance) throw new StateError(`Already connected to sandbox '${this.instance.instanceId}'; call disconnect() first.`);
     if (o.usedHeadless) this.runner.log("The 'headless' option is deprecated; use preview: 'none' instead.");
     this.keepAlive = o.keepAlive ?? this.options.keepAlive;
-    const preview = this.evidence.preview.resolve(o.preview ?? this.options.preview);
+    const preview = this.throughServer(this.evidence.preview.resolve(o.preview ?? this.options.preview));
     const sandbox = await this.openSandbox(this.token, o, preview);
     const agent = new AgentClient(sandbox.agent);
     this.runner.redactor.add(sandbox.agent.token);
@@ -88,6 +85,13 @@ export class ClientSession {
     }
     await this.evidence.begin(agent, { host: sandbox.agent.host, previewPort }, preview, test);
     return { ...sandbox.instance };
+  }
+
+  /** Behind the team server, the live preview is not opened from the client: the server's console shows the sandbox. */
+  private throughServer(preview: Preview): Preview {
+    if (!this.options.apiRoot || preview === 'none') return preview;
+    this.runner.log(`Live preview not opened: the sandbox runs behind the team server at ${this.options.apiRoot}, whose console lists it; going on without it (preview: 'none' silences this).`);
+    return 'none';
   }
 
   /** Which model answers what the tree and OCR cannot, and in which convention it is read. */

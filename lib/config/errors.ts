@@ -42,6 +42,13 @@ export class SandboxError extends GlanceError {
   }
 }
 
+/** The team is at its limit of sandboxes, and no slot came free while connect() waited in the team server's queue. */
+export class QuotaError extends GlanceError {
+  constructor(message: string) {
+    super('GLANCE_QUOTA', message);
+  }
+}
+
 /** A command run in the sandbox (exec) failed or timed out. */
 export class ExecError extends GlanceError {
   readonly exitCode: number | null;
@@ -79,4 +86,9 @@ export class AssertionError extends GlanceError {
     this.statement = statement;
     this.reason = reason;
   }
+}
+
+/** A Service call for a session that is not open: the same words from every transport. */
+export function noOpenSession(id: string): StateError {
+  return new StateError(`No open session '${id}': it ended (disconnect) or never began; connect again.`);
 }

@@ -6,6 +6,7 @@ import { describeUsage, sumUsage } from './model-usage';
 import { InvalidOptionError } from '../config/errors';
 import { MediaStore } from './media';
 import { enrichFeatures, JsonFeature } from './enrich';
+import { GLANCE_VERSION } from '../util/version';
 
 export interface ReportOptions {
   /** Folder of Cucumber JSON files (the `json:` formatter's output). */
@@ -29,7 +30,7 @@ export async function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): P
     throw new InvalidOptionError('jsonDir', `No Cucumber JSON in ${jsonDir}. Run the features with a 'json:${path.join(jsonDir, 'cucumber.json')}' format first (npm run features does).`);
   }
   // Compiled, this file is dist/lib/report/html-report.js: the package root is three folders up.
-  const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+  const version = GLANCE_VERSION;
   // Each feature's metadata says what its own scenarios ran with; the reporter reads it from the JSON.
   const parsed = files.map((file) => JSON.parse(fs.readFileSync(path.join(jsonDir, file), 'utf8')) as CucumberJsonFeature[]);
   const runUsage = describeUsage(sumUsage(parsed.flat()));

@@ -1,16 +1,12 @@
 import fs from 'fs';
-import http from 'http';
 import { randomBytes } from 'crypto';
+import { HttpAnswer, HttpClient, HttpTarget } from '../util/http-client';
 import { RawImage } from '../image/pixels';
 import type { A11ySnapshot, A11yTextBox, A11yTextRequest } from '../types/a11y';
 import { FRAME_DIR, frameFilePath, removeStaleFrameFilesOnce } from './frame-files';
 
-/** Where an agent listens and the token it requires. */
-export interface AgentEndpoint {
-  host: string;
-  port: number;
-  token: string;
-}
+/** Where an agent listens and the token it requires; behind the team server, a path of the server. */
+export type AgentEndpoint = HttpTarget;
 
 export class AgentRequestError extends Error {
   constructor(readonly status: number, message: string) {
@@ -19,76 +15,52 @@ export class AgentRequestError extends Error {
   }
 }
 
+/** The error an agent answered with: its own `{ error: message }`, or the team server's `{ error: { message } }`. */
+function answerError(res: HttpAnswer): AgentRequestError {
+  let message = `agent answered ${res.status}`;
+  try {
+    const { error } = JSON.parse(res.data.toString('utf8'));
+    message = typeof error === 'string' ? error : error?.message ?? message;
+  } catch {
+    /* not JSON: the status says it */
+  }
+  return new AgentRequestError(res.status, message);
+}
+
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** The agent holds a changes request at most this long. */
 const MAX_CHANGES_WAIT_MS = 10_000;
 
 /**
- * Speaks the agent's HTTP API. One keep-alive connection pool per agent keeps
- * the hot path (screenshot, click) at loopback round-trip cost.
+ * Speaks the agent's HTTP API, directly or through the team server. One
+ * keep-alive pool per agent keeps the hot path (screenshot, click) at
+ * loopback round-trip cost.
  */
 export class AgentClient {
-  private readonly pool = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  private readonly http: HttpClient;
   /** A frame file in /dev/shm that a local agent's X server writes into; null when not usable. */
   private sharedFrame: { path: string; fd: number } | null | undefined;
   /** Captures into the shared frame run one at a time. */
   private frameQueue: Promise<unknown> = Promise.resolve();
 
   /** `sharedMemory: false` forces frames over HTTP even for a local agent (a baseline for benchmarks). */
-  constructor(readonly endpoint: AgentEndpoint, private readonly options: { sharedMemory?: boolean } = {}) {}
+  constructor(readonly endpoint: AgentEndpoint, private readonly options: { sharedMemory?: boolean } = {}) {
+    this.http = new HttpClient(endpoint);
+  }
 
   get address(): string {
-    return `${this.endpoint.host}:${this.endpoint.port}`;
+    return this.http.address;
   }
 
-  private async send(method: string, path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
-    try {
-      return await this.sendOnce(method, path, body, timeoutMs, signal);
-    } catch (error) {
-      // A kept-alive connection the agent closed while idle fails before the agent reads the request:
-      // sent again on a new connection, the call is made once, as meant.
-      if (!(error as { staleConnection?: boolean }).staleConnection) throw error;
-      return this.sendOnce(method, path, body, timeoutMs, signal);
-    }
-  }
-
-  private sendOnce(method: string, path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<{ status: number; headers: http.IncomingHttpHeaders; data: Buffer }> {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    return new Promise((resolve, reject) => {
-      let gotResponse = false;
-      const req = http.request({
-        host: this.endpoint.host,
-        port: this.endpoint.port,
-        method,
-        path,
-        agent: this.pool,
-        signal,
-        headers: {
-          authorization: `Bearer ${this.endpoint.token}`,
-          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-        },
-      }, (res) => {
-        gotResponse = true;
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, data: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`the agent at ${this.address} did not answer ${method} ${path} within ${timeoutMs} ms`)));
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        const stale = req.reusedSocket && error.code === 'ECONNRESET' && !gotResponse;
-        reject(stale ? Object.assign(error, { staleConnection: true }) : error);
-      });
-      req.end(payload);
-    });
+  private send(method: string, path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<HttpAnswer> {
+    return this.http.send(method, path, body, timeoutMs, signal);
   }
 
   /** A JSON call; non-2xx answers reject with the agent's error message. `signal` abandons it. */
   async call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = DEFAULT_TIMEOUT_MS, signal?: AbortSignal): Promise<T> {
     const res = await this.send(method, path, body, timeoutMs, signal);
-    const json = res.data.length ? JSON.parse(res.data.toString('utf8')) : {};
-    if (res.status < 200 || res.status >= 300) throw new AgentRequestError(res.status, json.error ?? `agent answered ${res.status}`);
-    return json as T;
+    if (res.status < 200 || res.status >= 300) throw answerError(res);
+    return (res.data.length ? JSON.parse(res.data.toString('utf8')) : {}) as T;
   }
 
   /**
@@ -111,7 +83,9 @@ export class AgentClient {
   private frameFile(): { path: string; fd: number } | null {
     if (this.sharedFrame !== undefined) return this.sharedFrame;
     this.sharedFrame = null;
-    if (this.options.sharedMemory !== false && ['127.0.0.1', 'localhost', '::1'].includes(this.endpoint.host) && fs.existsSync(FRAME_DIR)) {
+    // Behind the team server (a base path), frames travel over HTTP: the server does not pass on frame files.
+    const local = ['127.0.0.1', 'localhost', '::1'].includes(this.endpoint.host) && !this.endpoint.basePath;
+    if (this.options.sharedMemory !== false && local && fs.existsSync(FRAME_DIR)) {
       try {
         removeStaleFrameFilesOnce();
         const path = frameFilePath('client', randomBytes(4).toString('hex'));
@@ -125,7 +99,7 @@ export class AgentClient {
 
   private async screenOverHttp(timeoutMs: number): Promise<RawImage> {
     const res = await this.send('GET', '/screen', undefined, timeoutMs);
-    if (res.status !== 200) throw new AgentRequestError(res.status, JSON.parse(res.data.toString('utf8')).error);
+    if (res.status !== 200) throw answerError(res);
     return { width: Number(res.headers['x-width']), height: Number(res.headers['x-height']), data: res.data };
   }
 
@@ -164,12 +138,12 @@ export class AgentClient {
   /** The bytes a GET answers with (a PNG, a clip); a non-200 answer rejects with the agent's error. */
   async download(path: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Buffer> {
     const res = await this.send('GET', path, undefined, timeoutMs);
-    if (res.status !== 200) throw new AgentRequestError(res.status, JSON.parse(res.data.toString('utf8')).error);
+    if (res.status !== 200) throw answerError(res);
     return res.data;
   }
 
   close(): void {
-    this.pool.destroy();
+    this.http.close();
     if (this.sharedFrame) {
       fs.closeSync(this.sharedFrame.fd);
       fs.rmSync(this.sharedFrame.path, { force: true });

@@ -37,6 +37,8 @@ export class FindSession {
     private readonly settings: SessionSettings,
     private readonly resolution: string,
     private readonly log: (line: string) => void,
+    /** Where not-found screenshots are written (names cannot leave it). */
+    private readonly screenshotsDir = path.join(stateDir, 'screenshots'),
   ) {
     this.cache = new ElementCache(stateDir, settings.cache.maxEntries);
   }
@@ -243,7 +245,7 @@ export class FindSession {
 
   /** The screen with the best candidate drawn in red, under the name the client chose (or a generic one). */
   private async writeDebugScreenshot(screen: Screen, best: Box | null, name: string | undefined): Promise<string> {
-    const root = path.join(this.stateDir, 'screenshots');
+    const root = this.screenshotsDir;
     const file = path.resolve(root, name ?? `session/${Date.now()}-find-notfound.png`);
     if (!file.startsWith(root + path.sep)) throw new Error(`The screenshot name '${name}' leaves the screenshots folder; give a relative name without '..'.`);
     fs.mkdirSync(path.dirname(file), { recursive: true });

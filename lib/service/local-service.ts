@@ -1,7 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import { createHash, randomBytes } from 'crypto';
-import { AuthError, SandboxError, StateError } from '../config/errors';
+import { AuthError, noOpenSession, SandboxError } from '../config/errors';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import { buildChain } from '../locate/registry';
@@ -15,32 +15,52 @@ import { findKey, looksLikeKey } from './api-keys';
 import { Db, dbPath, openDb } from '../store/db';
 import { insertCommands } from '../store/analytics';
 import type { CommandRecord } from '../types/analytics';
-import { issueToken, signingSecret, verifyToken } from './tokens';
+import { DEFAULT_TOKEN_TTL_MS, issueToken, signingSecret, TokenClaims, verifyToken } from './tokens';
+import { keyActive } from './teams';
+import { markEnded, ownerOf, recordOwner } from './sandbox-owners';
 import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
 import { FindSession } from './find-session';
+import { OWN_VERSION, versionMismatch } from '../util/version';
 
 const HOW_TO_GET_A_KEY = "Run 'npx glance init' to create a key (it is written to .env as GLANCE_API_KEY).";
+const HOW_TO_GET_A_SERVER_KEY = "Ask the server's admin for a key of your team ('glance keys create --team NAME') and set it as GLANCE_API_KEY.";
+const SANDBOX_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 /** Engines stay warm this long after the last session ends, for the next test's session. */
 const ENGINE_IDLE_STOP_MS = 2000;
 
 /** The embedded Service of each state folder, shared by the clients of a process so engines stay warm between tests. */
 const embedded = new Map<string, LocalService>();
 
-/** The embedded Service: state in `.glance/`, sandboxes on this machine, finds in this process. */
+export interface LocalServiceOptions {
+  /** How long a token from auth() is valid. */
+  tokenTtlMs?: number;
+  /**
+   * Many teams share this Service (the team server): each team's finds are
+   * cached apart and its screenshots kept apart, and messages point at the
+   * server's admin rather than at this machine's state folder.
+   */
+  teamServer?: boolean;
+}
+
+/**
+ * The embedded Service: state in `.glance/`, sandboxes on this machine, finds
+ * in this process. The team server serves the same class to many teams: every
+ * sandbox has an owning team, and only that team's tokens reach it.
+ */
 export class LocalService implements Service {
   private db: Db | null = null;
   private readonly registry: SandboxRegistry;
   private readonly provider: LocalProvider;
   /** Sandboxes this Service created, rejoined or attached, by instance id: where their agents listen. */
   private readonly sandboxes = new Map<string, { agent: AgentEndpoint; resolution: string }>();
-  private readonly sessions = new Map<string, FindSession>();
+  private readonly sessions = new Map<string, { find: FindSession; team: number; sandboxId: string }>();
   /** Engine chains by locator and vision model, shared by the sessions that use the same. */
   private readonly chains = new Map<string, EngineChain>();
   /** The engines that need no model (the tree, OCR), shared by every chain. */
   private readonly pool = new Map<EngineName, LocateEngine>();
   private idleStop: NodeJS.Timeout | null = null;
 
-  constructor(private readonly stateDir: string) {
+  constructor(private readonly stateDir: string, private readonly options: LocalServiceOptions = {}) {
     this.registry = new SandboxRegistry(stateDir);
     this.provider = new LocalProvider(this.registry);
   }
@@ -70,21 +90,92 @@ export class LocalService implements Service {
     return this.db;
   }
 
-  private check(token: string): void {
-    verifyToken(signingSecret(this.store()), token);
+  /** The claims of a valid token for the Service's calls: signed here, not expired, its key not revoked, not scoped to one sandbox. */
+  check(token: string): TokenClaims {
+    const db = this.store();
+    const claims = verifyToken(signingSecret(db), token);
+    if (!keyActive(db, claims.key)) throw new AuthError(`The API key this token was issued for has been revoked. Ask your Glance admin for a new key ('glance keys create --team NAME').`);
+    if (claims.sandbox) throw new AuthError(`This token opens sandbox '${claims.sandbox}' only; call auth() with your API key for a token of the Service.`);
+    return claims;
+  }
+
+  /** The claims of a valid token scoped to one sandbox (the team server's agent route). */
+  checkSandboxToken(token: string, sandboxId: string): TokenClaims {
+    const db = this.store();
+    const claims = verifyToken(signingSecret(db), token);
+    if (claims.sandbox !== sandboxId || !keyActive(db, claims.key)) throw new AuthError(`The token does not open sandbox '${sandboxId}' (issued for another sandbox, or its key was revoked); connect again.`);
+    return claims;
+  }
+
+  /**
+   * A token that opens one sandbox's agent and nothing else. It is not
+   * renewed during a session, so it lasts a day; every call still checks
+   * that its key is not revoked and that its team owns the sandbox.
+   */
+  sandboxToken(claims: TokenClaims, sandboxId: string): string {
+    return issueToken(signingSecret(this.store()), { team: claims.team, key: claims.key, sandbox: sandboxId }, SANDBOX_TOKEN_TTL_MS);
+  }
+
+  private tokenTtl(): number {
+    return this.options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS;
+  }
+
+  /**
+   * A sandbox the token's team may use: one it owns, or one no team owns yet
+   * (started before owners were recorded), which it then owns. Any other is
+   * answered as unknown, so that a team cannot learn of another's sandboxes.
+   */
+  private claim(claims: TokenClaims, sandboxId: string, provider: 'local' | 'ip', resolution: string): void {
+    const db = this.store();
+    const owner = ownerOf(db, sandboxId);
+    const released = owner?.provider === 'ip' && owner.endedAt !== null;
+    if (owner && owner.teamId !== claims.team && !released) throw this.unknownSandbox(sandboxId);
+    if (!owner || released || owner.endedAt) recordOwner(db, { sandboxId, teamId: claims.team, keyId: claims.key, provider, resolution });
+  }
+
+  private unknownSandbox(id: string): SandboxError {
+    return new SandboxError(`No sandbox with id '${id}' is known to your team. Check the id, or connect with newSandbox: true to start a new one.`);
+  }
+
+  /** Whether the team owns the sandbox. */
+  owns(team: number, sandboxId: string): boolean {
+    return ownerOf(this.store(), sandboxId)?.teamId === team;
+  }
+
+  /** Where a sandbox's agent listens: one this Service connected to, or a local one still running (after a restart). */
+  agentEndpoint(sandboxId: string): AgentEndpoint | null {
+    const known = this.sandboxes.get(sandboxId);
+    if (known) return known.agent;
+    const record = this.registry.read(sandboxId);
+    return record && record.state === 'running' ? { host: '127.0.0.1', port: record.port, token: record.token } : null;
+  }
+
+  /** Where a team's not-found screenshots are written: with team caches, each team has a folder of its own. */
+  screenshotsDir(team: number): string {
+    const root = path.join(this.stateDir, 'screenshots');
+    return this.options.teamServer ? path.join(root, `team-${team}`) : root;
+  }
+
+  /** The team of an open session, or null when there is no such session. */
+  sessionTeam(sessionId: string): number | null {
+    return this.sessions.get(sessionId)?.team ?? null;
   }
 
   async auth(apiKey: string): Promise<AuthResult> {
     const db = this.store();
     const found = looksLikeKey(apiKey) ? findKey(db, apiKey) : null;
-    if (!found) throw new AuthError(`The API key is not valid for the state in ${this.stateDir} (unknown or revoked). ${HOW_TO_GET_A_KEY}`);
-    const token = issueToken(signingSecret(db), { team: found.teamId, key: found.keyId });
+    if (!found) {
+      throw new AuthError(this.options.teamServer
+        ? `The API key is not valid for this team server (unknown or revoked). ${HOW_TO_GET_A_SERVER_KEY}`
+        : `The API key is not valid for the state in ${this.stateDir} (unknown or revoked). ${HOW_TO_GET_A_KEY}`);
+    }
+    const token = issueToken(signingSecret(db), { team: found.teamId, key: found.keyId }, this.tokenTtl());
     const { exp } = verifyToken(signingSecret(db), token);
     return { token, expiresAt: new Date(exp).toISOString() };
   }
 
   async createSandbox(token: string, spec: SandboxSpec): Promise<SandboxSession> {
-    this.check(token);
+    const claims = this.check(token);
     if (spec.os !== 'linux') {
       throw new SandboxError(`os '${spec.os}' needs a ${spec.os} machine running the Glance agent: start 'npx glance agent --listen HOST:PORT --token T' there and connect with ip: 'HOST:PORT'. Local sandboxes are linux.`);
     }
@@ -92,24 +183,43 @@ export class LocalService implements Service {
       width: spec.width, height: spec.height, keepAlive: spec.keepAlive, environment: spec.environment, vnc: spec.preview !== 'none',
       homeSeed: spec.sandboxHome, runAsRoot: spec.runAsRoot,
     });
+    recordOwner(this.store(), { sandboxId: record.id, teamId: claims.team, keyId: claims.key, provider: 'local', resolution: `${record.width}x${record.height}` });
     return this.remember(toSession(record, false));
   }
 
   async rejoinSandbox(token: string, sandboxId: string): Promise<SandboxSession> {
-    this.check(token);
-    return this.remember(toSession(await this.provider.rejoin(sandboxId), true));
+    const claims = this.check(token);
+    const owner = ownerOf(this.store(), sandboxId);
+    if (owner && owner.teamId !== claims.team) throw this.unknownSandbox(sandboxId);
+    let record: SandboxRecord;
+    try {
+      record = await this.provider.rejoin(sandboxId);
+    } catch (error) {
+      // The backend's word on liveness wins: a sandbox it finds gone is recorded as ended.
+      if (owner && !owner.endedAt) markEnded(this.store(), sandboxId, (error as Error).message);
+      throw error;
+    }
+    this.claim(claims, sandboxId, 'local', `${record.width}x${record.height}`);
+    return this.remember(toSession(record, true));
   }
 
+  /** The newest sandbox connected to, when the token's team may use it. */
   async lastSandboxId(token: string): Promise<string | null> {
-    this.check(token);
-    return this.registry.last();
+    const claims = this.check(token);
+    const last = this.registry.last();
+    if (!last) return null;
+    const owner = ownerOf(this.store(), last);
+    return !owner || owner.teamId === claims.team ? last : null;
   }
 
   async attachSandbox(token: string, address: { host: string; port: number; agentToken: string }): Promise<SandboxSession> {
-    this.check(token);
+    const claims = this.check(token);
     const agent = new AgentClient({ host: address.host, port: address.port, token: address.agentToken });
     try {
-      const health = await agent.call<{ id: string; display: string; width: number; height: number; vncPort: number | null }>('GET', '/health', undefined, 5_000);
+      const health = await agent.call<{ id: string; display: string; width: number; height: number; vncPort: number | null; glance?: string; protocol?: number }>('GET', '/health', undefined, 5_000);
+      const mismatch = versionMismatch(OWN_VERSION, 'Glance service', { glance: health.glance ?? 'an older version', protocol: health.protocol ?? 0 }, `agent at ${address.host}:${address.port}`);
+      if (mismatch) throw new SandboxError(mismatch);
+      this.claim(claims, health.id, 'ip', `${health.width}x${health.height}`);
       return this.remember({
         instance: {
           instanceId: health.id, ip: address.host, vncPort: health.vncPort ?? null, os: 'linux',
@@ -119,6 +229,7 @@ export class LocalService implements Service {
         agent: agent.endpoint,
       });
     } catch (error) {
+      if (error instanceof SandboxError) throw error;
       throw new SandboxError(`Could not reach a Glance agent at ${address.host}:${address.port}: ${(error as Error).message}. Start one there with 'npx glance agent --listen ${address.host}:${address.port} --token T' and set GLANCE_AGENT_TOKEN to the same T.`);
     } finally {
       agent.close();
@@ -131,8 +242,9 @@ export class LocalService implements Service {
   }
 
   async openSession(token: string, instanceId: string, settings: SessionSettings, log: (line: string) => void = () => undefined): Promise<SessionInfo> {
-    this.check(token);
+    const claims = this.check(token);
     const sandbox = this.sandboxes.get(instanceId);
+    if (sandbox && !this.owns(claims.team, instanceId)) throw this.unknownSandbox(instanceId);
     if (!sandbox) throw new SandboxError(`Sandbox '${instanceId}' was not created, rejoined or attached through this service; connect to it first.`);
     if (this.idleStop) clearTimeout(this.idleStop);
     this.idleStop = null;
@@ -140,22 +252,30 @@ export class LocalService implements Service {
     let chain = this.chains.get(chainKey);
     if (!chain) this.chains.set(chainKey, (chain = buildChain(settings.locator, settings.vision, this.pool)));
     const sessionId = `${instanceId}-${randomBytes(6).toString('hex')}`;
-    this.sessions.set(sessionId, new FindSession(this.stateDir, new AgentClient(sandbox.agent), chain, settings, sandbox.resolution, log));
+    const find = new FindSession(this.stateDir, new AgentClient(sandbox.agent), chain, settings, sandbox.resolution, log, this.screenshotsDir(claims.team));
+    this.sessions.set(sessionId, { find, team: claims.team, sandboxId: instanceId });
     return { sessionId, locator: chain.label };
   }
 
   private session(id: string): FindSession {
     const session = this.sessions.get(id);
-    if (!session) throw new StateError(`No open session '${id}': it ended (disconnect) or never began; connect again.`);
-    return session;
+    if (!session) throw noOpenSession(id);
+    return session.find;
+  }
+
+  /** The cache key a request is stored under: with team caches, each team's keys live apart. */
+  private scoped<T extends { cacheKey: string | null }>(sessionId: string, request: T): T {
+    const team = this.sessionTeam(sessionId);
+    if (!this.options.teamServer || request.cacheKey === null || team === null) return request;
+    return { ...request, cacheKey: teamCacheKey(team, request.cacheKey) };
   }
 
   async locate(session: string, request: LocateRequest): Promise<LocateResult> {
-    return this.session(session).locate(request);
+    return this.session(session).locate(this.scoped(session, request));
   }
 
   async locateAll(session: string, request: LocateRequest): Promise<LocateAllResult> {
-    return this.session(session).locateAll(request);
+    return this.session(session).locateAll(this.scoped(session, request));
   }
 
   async readText(session: string, box: Box): Promise<string> {
@@ -163,7 +283,7 @@ export class LocalService implements Service {
   }
 
   async assert(session: string, request: AssertRequest): Promise<AssertResult> {
-    return this.session(session).assert(request);
+    return this.session(session).assert(this.scoped(session, request));
   }
 
   async commitCache(session: string): Promise<number> {
@@ -176,9 +296,13 @@ export class LocalService implements Service {
 
   async stopSandbox(sessionId: string, { keepAlive }: { keepAlive: number }): Promise<void> {
     const session = this.session(sessionId);
+    const { sandboxId } = this.sessions.get(sessionId)!;
     this.sessions.delete(sessionId);
     try {
       await session.release(keepAlive);
+      // A stopped sandbox and a released agent of your own end their ownership; one kept alive stays its team's.
+      const owner = ownerOf(this.store(), sandboxId);
+      if (owner && (keepAlive === 0 || owner.provider === 'ip')) markEnded(this.store(), sandboxId, keepAlive === 0 ? 'stopped' : 'released');
     } finally {
       session.close();
       if (!this.sessions.size) this.idle();
@@ -216,7 +340,7 @@ export class LocalService implements Service {
 
   /** Ends every session's handles and the engines at once (tests and the CLI, so the process can exit). */
   async shutdown(): Promise<void> {
-    for (const session of this.sessions.values()) session.close();
+    for (const session of this.sessions.values()) session.find.close();
     this.sessions.clear();
     if (this.idleStop) clearTimeout(this.idleStop);
     this.idleStop = null;
@@ -228,6 +352,11 @@ export class LocalService implements Service {
     this.db?.close();
     this.db = null;
   }
+}
+
+/** Where a team's cache entries live in a shared store: apart from every other team's. */
+export function teamCacheKey(team: number, cacheKey: string): string {
+  return `team-${team}/${cacheKey}`;
 }
 
 /** A chain is shared by sessions with the same locator and model; the key is hashed, never kept as text. */

@@ -27,6 +27,8 @@ export interface SandboxSpec {
   runAsRoot?: boolean;
   sandboxAmi?: string;
   sandboxInstance?: string;
+  /** How long connect() may wait for a free slot when the team is at its limit (the team server's queue), ms. */
+  connectTimeout?: number;
 }
 
 /** The sandbox instance of interface spec 2.3, as `connect()` and `getInstance()` return it. */

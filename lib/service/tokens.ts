@@ -9,11 +9,14 @@ import { Db } from '../store/db';
 export interface TokenClaims {
   team: number;
   key: number;
+  /** A token for one sandbox's agent, through the team server: it opens nothing else. */
+  sandbox?: string;
   /** Issued and expiry times, ms since the epoch. */
   iat: number;
   exp: number;
 }
 
+/** The embedded Service's tokens never leave the process; the team server's last an hour (`glance serve --token-ttl`). */
 export const DEFAULT_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
 
 export function signingSecret(db: Db): Buffer {

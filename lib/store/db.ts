@@ -3,8 +3,8 @@ import path from 'path';
 import Database from 'better-sqlite3';
 
 /**
- * `.glance/glance.db`: teams, API keys (hashed), service secrets, the element
- * cache and usage analytics. WAL mode
+ * `.glance/glance.db`: teams, API keys (hashed), service secrets, who owns
+ * which sandbox, the element cache and usage analytics. WAL mode
  * so that parallel test workers can read and write at once.
  */
 export type Db = Database.Database;
@@ -118,6 +118,19 @@ const MIGRATIONS = [
    ALTER TABLE cache_variants RENAME TO cache_entries;
    CREATE INDEX cache_entries_lru ON cache_entries (last_used_at);
    CREATE INDEX cache_entries_partition ON cache_entries (cache_key, description, os, resolution);`,
+  // The team server: a team's sandbox limit, and who owns each sandbox (the backend says whether it still runs).
+  `ALTER TABLE teams ADD COLUMN sandbox_limit INTEGER;
+   CREATE TABLE sandbox_owners (
+     sandbox_id TEXT PRIMARY KEY,
+     team_id INTEGER NOT NULL REFERENCES teams(id),
+     key_id INTEGER NOT NULL REFERENCES api_keys(id),
+     provider TEXT NOT NULL,
+     resolution TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     ended_at TEXT,
+     end_reason TEXT
+   );
+   CREATE INDEX sandbox_owners_team ON sandbox_owners (team_id, created_at);`,
 ];
 
 export function dbPath(stateDir: string): string {

@@ -63,7 +63,7 @@ export function serviceContract(name: string, factory: () => Promise<ServiceUnde
     });
 
     test('auth refuses an unknown key and names the fix', async () => {
-      await assert.rejects(it.service.auth('glance_unknown_key'), /not valid.*glance init/s);
+      await assert.rejects(it.service.auth('glance_unknown_key'), /API key is not valid.*glance (init|keys create)/s);
     });
 
     test('a session needs a sandbox of this service and a valid token', async () => {

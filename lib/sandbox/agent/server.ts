@@ -14,6 +14,7 @@ import { lookAt } from './redraw';
 import { changedShare } from '../../image/motion';
 import { bgrxToRgba, encodePng } from '../../image/pixels';
 import { A11yReader, SnapshotOptions } from './a11y/snapshot';
+import { OWN_VERSION } from '../../util/version';
 
 /**
  * The agent's HTTP API. Bound to loopback (or the address a self-hosted agent
@@ -112,7 +113,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
   };
   return {
     ...ctx.routes,
-    'GET /health': async () => ctx.describe(),
+    'GET /health': async () => ({ ...ctx.describe(), ...OWN_VERSION }),
     'POST /session': async (body) => {
       ctx.lifetime?.attach(number(body, 'keepAlive'));
       return ctx.describe();

@@ -1,0 +1,57 @@
+import { AddressInfo } from 'net';
+import { openDb } from '../store/db';
+import { markEnded, openSandboxes } from '../service/sandbox-owners';
+import { processAlive, SandboxRegistry } from '../sandbox/registry';
+import { App, buildServer, ServerOptions } from './app';
+
+export interface RunningServer {
+  /** The root URL clients set as apiRoot. */
+  url: string;
+  app: App;
+  /** What reconciliation at start found: sandboxes still running, and those recorded as ended. */
+  reconciled: { alive: string[]; ended: string[] };
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the team server. At start, the database's open sandboxes are
+ * reconciled with the backend: the backend's word on whether each still runs
+ * wins, so a restarted server takes up the sandboxes that outlived it and
+ * records the others as ended.
+ */
+export async function startServer(options: ServerOptions & { host: string; port: number }): Promise<RunningServer> {
+  const reconciled = reconcile(options.stateDir);
+  const { app } = await buildServer(options);
+  await app.listen({ host: options.host, port: options.port });
+  const { port } = app.server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `${options.tls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`,
+    app,
+    reconciled,
+    close: () => app.close(),
+  };
+}
+
+export function reconcile(stateDir: string): { alive: string[]; ended: string[] } {
+  const db = openDb(stateDir);
+  const registry = new SandboxRegistry(stateDir);
+  const alive: string[] = [];
+  const ended: string[] = [];
+  try {
+    for (const row of openSandboxes(db)) {
+      // An agent of your own outlives the server; a session on it is connected again by attaching.
+      if (row.provider !== 'local') continue;
+      const record = registry.read(row.sandboxId);
+      if (record && record.state === 'running' && processAlive(record.pid)) {
+        alive.push(row.sandboxId);
+      } else {
+        markEnded(db, row.sandboxId, record?.stopReason ? `stopped: ${record.stopReason}` : 'found gone when the server started');
+        ended.push(row.sandboxId);
+      }
+    }
+  } finally {
+    db.close();
+  }
+  return { alive, ended };
+}
