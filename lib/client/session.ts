@@ -117,6 +117,7 @@ export class ClientSession {
       os: this.options.os, width: this.options.width, height: this.options.height, keepAlive: this.keepAlive,
       environment: this.options.environment, preview, sandboxHome: this.options.sandboxHome, runAsRoot: this.options.runAsRoot,
       sandboxAmi: o.sandboxAmi ?? this.options.sandboxAmi, sandboxInstance: o.sandboxInstance ?? this.options.sandboxInstance,
+      connectTimeout: this.options.connectTimeout,
     };
     if (spec.sandboxAmi || spec.sandboxInstance) this.runner.log('sandboxAmi and sandboxInstance apply to cloud sandboxes; the local sandbox ignores them.');
     // Either level can force a new sandbox; only when neither does (constructor

@@ -38,11 +38,15 @@ export interface RedrawOptions {
   timeout?: number;
 }
 
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5 * 60 * 1000;
+
 /** Every option of the Client constructor (interface spec 2.2). */
 export interface ClientOptions {
   os?: Os;
   resolution?: string;
   apiRoot?: string;
+  /** Milliseconds connect() may wait in the team server's queue when the team is at its sandbox limit (default 5 minutes). */
+  connectTimeout?: number;
   analytics?: boolean;
   logging?: boolean;
   autoScreenshots?: boolean;
@@ -143,6 +147,7 @@ export const clientShape: Shape = {
   os: isOneOf(['linux', 'windows']),
   resolution: isResolution,
   apiRoot: isApiRoot,
+  connectTimeout: isIntegerAtLeast(0),
   analytics: isBoolean,
   logging: isBoolean,
   autoScreenshots: isBoolean,
@@ -281,6 +286,7 @@ export interface ResolvedClientOptions {
   width: number;
   height: number;
   apiRoot?: string;
+  connectTimeout: number;
   analytics: boolean;
   logging: boolean;
   autoScreenshots: boolean;
@@ -352,6 +358,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
     width,
     height,
     apiRoot: o.apiRoot ?? envApiRoot,
+    connectTimeout: o.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS,
     analytics: o.analytics ?? true,
     logging: o.logging ?? true,
     autoScreenshots: o.autoScreenshots ?? false,

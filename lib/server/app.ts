@@ -20,10 +20,13 @@ export interface ServerOptions {
   tls?: { cert: string; key: string };
   /** Failed sign-ins allowed per address and per key in a minute (default 10). */
   authAttemptsPerMinute?: number;
+  /** The longest a connect waits in a full team's queue (default 10 minutes). */
+  maxQueueWaitMs?: number;
 }
 
 export const DEFAULT_SERVER_TOKEN_TTL_MS = 60 * 60 * 1000;
 const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+const REAP_EVERY_MS = 5_000;
 /** Requests state the client's version in these headers; the server refuses a protocol it does not speak. */
 export const VERSION_HEADER = 'x-glance-version';
 export const PROTOCOL_HEADER = 'x-glance-protocol';
@@ -46,7 +49,7 @@ export interface ServerContext {
  * and each sandbox's agent reached through it.
  */
 export async function buildServer(options: ServerOptions): Promise<{ app: App; service: LocalService }> {
-  const service = new LocalService(options.stateDir, { tokenTtlMs: options.tokenTtlMs ?? DEFAULT_SERVER_TOKEN_TTL_MS, teamServer: true });
+  const service = new LocalService(options.stateDir, { tokenTtlMs: options.tokenTtlMs ?? DEFAULT_SERVER_TOKEN_TTL_MS, teamServer: true, maxQueueWaitMs: options.maxQueueWaitMs });
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
@@ -67,7 +70,13 @@ export async function buildServer(options: ServerOptions): Promise<{ app: App; s
     const mismatch = versionMismatch(OWN_VERSION, 'team server', { glance: String(request.headers[VERSION_HEADER] ?? 'unknown'), protocol: Number(protocol) }, 'client');
     if (mismatch) throw new InvalidOptionError('apiRoot', mismatch);
   });
-  app.addHook('onClose', async () => service.shutdown());
+  // Sessions whose sandbox is gone (a client vanished and its lease ran out, an agent died) are ended, so no slot stays held.
+  const sweep = setInterval(() => service.reapSessions(), REAP_EVERY_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    await service.shutdown();
+  });
 
   const context: ServerContext = {
     service,

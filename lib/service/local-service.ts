@@ -9,17 +9,21 @@ import { EngineChain } from '../locate/chain';
 import type { LocateEngine } from '../locate/engine';
 import type { EngineName } from '../config/locators';
 import { AgentClient, AgentEndpoint } from '../sandbox/agent-client';
-import { LocalProvider } from '../sandbox/local-provider';
+import { LocalProvider, reapLeftovers } from '../sandbox/local-provider';
 import { SandboxRecord, SandboxRegistry } from '../sandbox/registry';
 import { findKey, looksLikeKey } from './api-keys';
 import { Db, dbPath, openDb } from '../store/db';
 import { insertCommands } from '../store/analytics';
 import type { CommandRecord } from '../types/analytics';
 import { DEFAULT_TOKEN_TTL_MS, issueToken, signingSecret, TokenClaims, verifyToken } from './tokens';
-import { keyActive } from './teams';
-import { markEnded, ownerOf, recordOwner } from './sandbox-owners';
+import { keyActive, teamById } from './teams';
+import { markEnded, openSandboxesOf, OwnerRow, ownerOf, recordOwner } from './sandbox-owners';
+import { SandboxQueue } from './sandbox-queue';
+import { processAlive } from '../sandbox/registry';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../config/options';
 import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
 import { FindSession } from './find-session';
+import { ConnectionError } from '../util/http-client';
 import { OWN_VERSION, versionMismatch } from '../util/version';
 
 const HOW_TO_GET_A_KEY = "Run 'npx glance init' to create a key (it is written to .env as GLANCE_API_KEY).";
@@ -40,7 +44,11 @@ export interface LocalServiceOptions {
    * server's admin rather than at this machine's state folder.
    */
   teamServer?: boolean;
+  /** The longest a connect waits in the queue of a team at its limit, whatever the client asks (default 10 minutes). */
+  maxQueueWaitMs?: number;
 }
+
+const DEFAULT_MAX_QUEUE_WAIT_MS = 10 * 60 * 1000;
 
 /**
  * The embedded Service: state in `.glance/`, sandboxes on this machine, finds
@@ -59,6 +67,10 @@ export class LocalService implements Service {
   /** The engines that need no model (the tree, OCR), shared by every chain. */
   private readonly pool = new Map<EngineName, LocateEngine>();
   private idleStop: NodeJS.Timeout | null = null;
+  /** Connects of a team at its sandbox limit wait here. */
+  readonly queue = new SandboxQueue((team) => this.runningSandboxes(team).length);
+  /** Sessions ended because their sandbox was found gone (a client that vanished, an agent that died). */
+  reapedSessions = 0;
 
   constructor(private readonly stateDir: string, private readonly options: LocalServiceOptions = {}) {
     this.registry = new SandboxRegistry(stateDir);
@@ -137,6 +149,40 @@ export class LocalService implements Service {
     return new SandboxError(`No sandbox with id '${id}' is known to your team. Check the id, or connect with newSandbox: true to start a new one.`);
   }
 
+  /** The team's sandboxes that the backend says still run: the local registry's live processes, and attached agents not released. */
+  runningSandboxes(team: number): OwnerRow[] {
+    return openSandboxesOf(this.store(), team).filter((row) => row.provider !== 'local' || this.localAlive(row.sandboxId));
+  }
+
+  /** Whether a local sandbox still runs; one whose agent died is cleaned up (its X server ended) and recorded as stopped. */
+  private localAlive(sandboxId: string): boolean {
+    const record = this.registry.read(sandboxId);
+    if (!record || record.state !== 'running') return false;
+    if (processAlive(record.pid)) return true;
+    reapLeftovers(record);
+    this.registry.markStopped(sandboxId, 'found dead: its agent process is gone');
+    return false;
+  }
+
+  /**
+   * Ends the sessions whose local sandbox is gone (its lease ran out after its
+   * client vanished, or its agent died), and frees their slots; returns how many.
+   */
+  reapSessions(): number {
+    let reaped = 0;
+    for (const [id, session] of this.sessions) {
+      const provider = ownerOf(this.store(), session.sandboxId)?.provider ?? 'local';
+      if (provider !== 'local' || this.localAlive(session.sandboxId)) continue;
+      session.find.close();
+      this.sessions.delete(id);
+      markEnded(this.store(), session.sandboxId, 'found gone while a session was open');
+      this.queue.wakeAll(session.team);
+      reaped++;
+    }
+    this.reapedSessions += reaped;
+    return reaped;
+  }
+
   /** Whether the team owns the sandbox. */
   owns(team: number, sandboxId: string): boolean {
     return ownerOf(this.store(), sandboxId)?.teamId === team;
@@ -179,12 +225,19 @@ export class LocalService implements Service {
     if (spec.os !== 'linux') {
       throw new SandboxError(`os '${spec.os}' needs a ${spec.os} machine running the Glance agent: start 'npx glance agent --listen HOST:PORT --token T' there and connect with ip: 'HOST:PORT'. Local sandboxes are linux.`);
     }
-    const record = await this.provider.create({
-      width: spec.width, height: spec.height, keepAlive: spec.keepAlive, environment: spec.environment, vnc: spec.preview !== 'none',
-      homeSeed: spec.sandboxHome, runAsRoot: spec.runAsRoot,
-    });
-    recordOwner(this.store(), { sandboxId: record.id, teamId: claims.team, keyId: claims.key, provider: 'local', resolution: `${record.width}x${record.height}` });
-    return this.remember(toSession(record, false));
+    const team = teamById(this.store(), claims.team);
+    const wait = Math.min(spec.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS, this.options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS);
+    const endReservation = team ? await this.queue.acquire(team, wait) : () => undefined;
+    try {
+      const record = await this.provider.create({
+        width: spec.width, height: spec.height, keepAlive: spec.keepAlive, environment: spec.environment, vnc: spec.preview !== 'none',
+        homeSeed: spec.sandboxHome, runAsRoot: spec.runAsRoot,
+      });
+      recordOwner(this.store(), { sandboxId: record.id, teamId: claims.team, keyId: claims.key, provider: 'local', resolution: `${record.width}x${record.height}` });
+      return this.remember(toSession(record, false));
+    } finally {
+      endReservation();
+    }
   }
 
   async rejoinSandbox(token: string, sandboxId: string): Promise<SandboxSession> {
@@ -263,6 +316,22 @@ export class LocalService implements Service {
     return session.find;
   }
 
+  /**
+   * Work on a session's sandbox. When its agent cannot be reached, the error
+   * says whether the sandbox is gone (its agent ended or crashed), rather
+   * than naming a failed request.
+   */
+  private async onSandbox<T>(sessionId: string, work: (find: FindSession) => Promise<T>): Promise<T> {
+    const find = this.session(sessionId);
+    try {
+      return await work(find);
+    } catch (error) {
+      const sandboxId = this.sessions.get(sessionId)?.sandboxId;
+      if (!(error instanceof ConnectionError) || !sandboxId || ownerOf(this.store(), sandboxId)?.provider === 'ip' || this.localAlive(sandboxId)) throw error;
+      throw new SandboxError(`Sandbox '${sandboxId}' is gone: its agent ended or crashed (${error.message}). Connect again for a new sandbox.`);
+    }
+  }
+
   /** The cache key a request is stored under: with team caches, each team's keys live apart. */
   private scoped<T extends { cacheKey: string | null }>(sessionId: string, request: T): T {
     const team = this.sessionTeam(sessionId);
@@ -271,27 +340,27 @@ export class LocalService implements Service {
   }
 
   async locate(session: string, request: LocateRequest): Promise<LocateResult> {
-    return this.session(session).locate(this.scoped(session, request));
+    return this.onSandbox(session, (find) => find.locate(this.scoped(session, request)));
   }
 
   async locateAll(session: string, request: LocateRequest): Promise<LocateAllResult> {
-    return this.session(session).locateAll(this.scoped(session, request));
+    return this.onSandbox(session, (find) => find.locateAll(this.scoped(session, request)));
   }
 
   async readText(session: string, box: Box): Promise<string> {
-    return this.session(session).readText(box);
+    return this.onSandbox(session, (find) => find.readText(box));
   }
 
   async assert(session: string, request: AssertRequest): Promise<AssertResult> {
-    return this.session(session).assert(this.scoped(session, request));
+    return this.onSandbox(session, (find) => find.assert(this.scoped(session, request)));
   }
 
   async commitCache(session: string): Promise<number> {
-    return this.session(session).commitCache();
+    return this.onSandbox(session, async (find) => find.commitCache());
   }
 
   async discardCache(session: string): Promise<number> {
-    return this.session(session).discardCache();
+    return this.onSandbox(session, async (find) => find.discardCache());
   }
 
   async stopSandbox(sessionId: string, { keepAlive }: { keepAlive: number }): Promise<void> {
@@ -303,6 +372,7 @@ export class LocalService implements Service {
       // A stopped sandbox and a released agent of your own end their ownership; one kept alive stays its team's.
       const owner = ownerOf(this.store(), sandboxId);
       if (owner && (keepAlive === 0 || owner.provider === 'ip')) markEnded(this.store(), sandboxId, keepAlive === 0 ? 'stopped' : 'released');
+      if (owner) this.queue.wakeAll(owner.teamId);
     } finally {
       session.close();
       if (!this.sessions.size) this.idle();

@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import { InvalidOptionError, noOpenSession } from '../config/errors';
+import { InvalidOptionError, noOpenSession, StateError } from '../config/errors';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import type { CommandRecord } from '../types/analytics';
@@ -18,6 +18,15 @@ const MAX_RETRY_DELAY_MS = 2_000;
 const CALL_MARGIN_MS = 60_000;
 /** A token is renewed with the key once a quarter of its life is left, at most this long before it expires. */
 const RENEW_BEFORE_MS = 5 * 60_000;
+
+/** A session as this process opened it: enough to open it again on a server that restarted. */
+interface OpenSession {
+  signIn: SignIn;
+  instanceId: string;
+  settings: SessionSettings;
+  /** The server's id of the session now (it changes when the session is opened again). */
+  serverId: string;
+}
 
 interface SignIn {
   apiKey: string;
@@ -50,8 +59,8 @@ export class RemoteService implements Service {
   private readonly root: string;
   /** Each sign-in by the tokens ever issued for it (renewed ones too), so that a renewed token replaces them all. */
   private readonly signIns = new Map<string, SignIn>();
-  /** The sign-in each session was opened with: its calls carry that team's token. */
-  private readonly sessionSignIns = new Map<string, SignIn>();
+  /** The sessions this process opened, by the id the Client knows them by. */
+  private readonly sessions = new Map<string, OpenSession>();
 
   /** `stateDir` is the client's: not-found screenshots are written there, as the embedded Service writes them. */
   constructor(apiRoot: string, private readonly stateDir: string, options: { ca?: string } = {}) {
@@ -116,14 +125,14 @@ export class RemoteService implements Service {
 
   async openSession(token: string, instanceId: string, settings: SessionSettings, log: (line: string) => void = () => undefined): Promise<SessionInfo> {
     const answer = await this.call<SessionInfo & { log: string[] }>('POST', '/v1/sessions', { instanceId, settings }, { repeatable: false, token });
-    const signIn = this.signIns.get(token);
-    if (signIn) this.sessionSignIns.set(answer.sessionId, signIn);
+    const signIn = this.signIns.get(token) ?? { apiKey: '', token, issuedAt: Date.now(), expiresAt: Infinity };
+    this.sessions.set(answer.sessionId, { signIn, instanceId, settings, serverId: answer.sessionId });
     for (const line of answer.log) log(line);
     return { sessionId: answer.sessionId, locator: answer.locator };
   }
 
   async locate(session: string, request: LocateRequest): Promise<LocateResult> {
-    const result = await this.call<LocateResult>('POST', `${sessionPath(session)}/locate`, request, { repeatable: true, token: this.sessionToken(session), timeoutMs: request.timeout + CALL_MARGIN_MS });
+    const result = await this.onSession<LocateResult>(session, 'locate', request, { repeatable: true, timeoutMs: request.timeout + CALL_MARGIN_MS });
     return { ...result, debugScreenshot: result.debugScreenshot && (await this.fetchScreenshot(session, result.debugScreenshot)) };
   }
 
@@ -132,7 +141,8 @@ export class RemoteService implements Service {
     const root = path.join(this.stateDir, 'screenshots');
     const file = path.resolve(root, name);
     if (!file.startsWith(root + path.sep)) return null;
-    const answer = await this.http.send('GET', `/v1/screenshots/${name.split('/').map(encodeURIComponent).join('/')}`, undefined, CALL_MARGIN_MS, undefined, await this.extras(this.sessionToken(session)));
+    const token = this.openedSession(session).signIn.token;
+    const answer = await this.http.send('GET', `/v1/screenshots/${name.split('/').map(encodeURIComponent).join('/')}`, undefined, CALL_MARGIN_MS, undefined, await this.extras(token));
     if (answer.status !== 200) return null;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, answer.data);
@@ -140,30 +150,57 @@ export class RemoteService implements Service {
   }
 
   async locateAll(session: string, request: LocateRequest): Promise<LocateAllResult> {
-    return this.call('POST', `${sessionPath(session)}/locate-all`, request, { repeatable: true, token: this.sessionToken(session), timeoutMs: request.timeout + CALL_MARGIN_MS });
+    return this.onSession(session, 'locate-all', request, { repeatable: true, timeoutMs: request.timeout + CALL_MARGIN_MS });
   }
 
   async readText(session: string, box: Box): Promise<string> {
-    return (await this.call<{ text: string }>('POST', `${sessionPath(session)}/read-text`, box, { repeatable: true, token: this.sessionToken(session) })).text;
+    return (await this.onSession<{ text: string }>(session, 'read-text', box, { repeatable: true })).text;
   }
 
   async assert(session: string, request: AssertRequest): Promise<AssertResult> {
-    return this.call('POST', `${sessionPath(session)}/assert`, request, { repeatable: true, token: this.sessionToken(session) });
+    return this.onSession(session, 'assert', request, { repeatable: true });
   }
 
   async commitCache(session: string): Promise<number> {
-    return (await this.call<{ count: number }>('POST', `${sessionPath(session)}/cache/commit`, undefined, { repeatable: false, token: this.sessionToken(session) })).count;
+    return (await this.onSession<{ count: number }>(session, 'cache/commit', undefined, { repeatable: false })).count;
   }
 
   async discardCache(session: string): Promise<number> {
-    return (await this.call<{ count: number }>('POST', `${sessionPath(session)}/cache/discard`, undefined, { repeatable: false, token: this.sessionToken(session) })).count;
+    return (await this.onSession<{ count: number }>(session, 'cache/discard', undefined, { repeatable: false })).count;
   }
 
   async stopSandbox(session: string, options: { keepAlive: number }): Promise<void> {
     try {
-      await this.call('POST', `${sessionPath(session)}/stop`, options, { repeatable: false, token: this.sessionToken(session) });
+      await this.onSession(session, 'stop', options, { repeatable: false });
     } finally {
-      this.sessionSignIns.delete(session);
+      this.sessions.delete(session);
+    }
+  }
+
+  private openedSession(session: string): OpenSession {
+    const open = this.sessions.get(session);
+    if (!open) throw noOpenSession(session);
+    return open;
+  }
+
+  /**
+   * A call on a session, with the token of the sign-in that opened it. A
+   * server that restarted has forgotten its sessions (never its sandboxes):
+   * the session is opened again on the same sandbox, with the same settings,
+   * and the call made once more. Finds it made but had not committed to the
+   * cache are lost with the old session.
+   */
+  private async onSession<T>(session: string, route: string, body: unknown, options: Omit<CallOptions, 'token'>): Promise<T> {
+    const open = this.openedSession(session);
+    const send = () => this.call<T>('POST', `${sessionPath(open.serverId)}/${route}`, body, { ...options, token: open.signIn.token });
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof StateError) || error.message !== noOpenSession(open.serverId).message) throw error;
+      await this.rejoinSandbox(open.signIn.token, open.instanceId);
+      const again = await this.call<SessionInfo>('POST', '/v1/sessions', { instanceId: open.instanceId, settings: open.settings }, { repeatable: false, token: open.signIn.token });
+      open.serverId = again.sessionId;
+      return send();
     }
   }
 
@@ -173,13 +210,6 @@ export class RemoteService implements Service {
 
   close(): void {
     this.http.close();
-  }
-
-  /** The token a session's calls carry: that of the sign-in it was opened with. Sessions belong to the process that opened them. */
-  private sessionToken(session: string): string {
-    const signIn = this.sessionSignIns.get(session);
-    if (!signIn) throw noOpenSession(session);
-    return signIn.token;
   }
 
   /** The headers of a call: the versions, and the token (a token this service issued is renewed when about to expire). */
