@@ -13,6 +13,9 @@ import { plannedRun } from './planned-run';
 import { RESOLUTION_STEP } from '../steps/setup';
 import { addCommand, noPhases, rounded, StepPhases } from '../lib/report/step-timing';
 import type { CommandEvent } from '../lib/client/command-runner';
+import { reportToServer } from './run-report';
+import { runId } from '../lib/client/analytics';
+import { defaultStateDir } from '../lib/config/state-dir';
 
 const { After, AfterAll, AfterStep, Before, BeforeStep, setDefaultTimeout, setWorldConstructor, Status } = cucumber;
 
@@ -124,8 +127,10 @@ AfterStep(async function (this: GlanceWorld, { result, pickleStep }) {
     const best = missed ? bestCandidate(missed.reason) : null;
     const acted = this.lastFound?.boundingBox ?? null;
     const boxes = [...(acted ? [{ box: acted, colour: LAST_ACTED }] : []), ...(best ? [{ box: best, colour: MISSED }] : [])];
+    const picture = await this.client.reportPicture('failed', boxes);
+    this.failedStep = { text: pickleStep.text, picture };
     this.attach(evidenceAttachment({
-      kind: 'failure', at, error: (result.message ?? 'failed').split('\n')[0], picture: await this.client.reportPicture('failed', boxes),
+      kind: 'failure', at, error: (result.message ?? 'failed').split('\n')[0], picture,
       lookedFor: missed?.description ?? null, best, lastActed: acted ? { description: this.lastFound!.description, box: acted } : null,
       seenInstead: /seen instead: (.+)/.exec(missed?.reason ?? '')?.[1] ?? null,
     }), STEP_EVIDENCE);
@@ -137,7 +142,8 @@ AfterStep(async function (this: GlanceWorld, { result, pickleStep }) {
 const LAST_ACTED: [number, number, number] = [255, 150, 0];
 const MISSED: [number, number, number] = [230, 30, 30];
 
-After(async function (this: GlanceWorld, { result, pickle, gherkinDocument }) {
+After(async function (this: GlanceWorld, hook) {
+  const { result, pickle, gherkinDocument } = hook;
   if (!this.client) return;
   const usage = modelUsage.get(this);
   if (usage?.calls) this.attach(usageText(usage), 'text/plain');
@@ -164,6 +170,11 @@ After(async function (this: GlanceWorld, { result, pickle, gherkinDocument }) {
   // The scenario's dashcam clip, finished by disconnect().
   const clip = this.client.getRecording();
   if (clip) this.attach(evidenceAttachment({ kind: 'clip', ...clip }), STEP_EVIDENCE);
+  // With a team server, the scenario goes to its console, evidence and all.
+  const apiRoot = this.settings.client.apiRoot ?? process.env.GLANCE_API_ROOT;
+  if (apiRoot) {
+    await reportToServer({ apiRoot, stateDir: this.settings.client.stateDir ?? defaultStateDir(), hook, failedStep: this.failedStep, clip: clip?.file ?? null }, runId());
+  }
 });
 
 AfterAll(async () => {

@@ -29,6 +29,8 @@ export class GlanceWorld extends cucumber.World<GlanceParameters> {
   lastFind: Element | null = null;
   /** The last element a step did locate: where the scenario last acted, drawn on a failure screenshot. */
   lastFound: Element | null = null;
+  /** The step that failed, and the screenshot of its screen (reported to the team server). */
+  failedStep: { text: string; picture: string | null } | null = null;
 
   constructor(options: IWorldOptions<GlanceParameters>) {
     super(options);

@@ -8,6 +8,7 @@ import { statusOf, toWire } from '../service/wire-errors';
 import { OWN_VERSION, versionMismatch } from '../util/version';
 import { serviceRoutes } from './service-routes';
 import { agentProxy } from './agent-proxy';
+import { runRoutes } from './run-routes';
 
 export interface ServerOptions {
   /** The state folder: its SQLite database holds teams, keys, sandbox owners, the cache and analytics. */
@@ -86,6 +87,7 @@ export async function buildServer(options: ServerOptions): Promise<{ app: App; s
   };
   await app.register(serviceRoutes(context, options.authAttemptsPerMinute ?? 10));
   await app.register(agentProxy(context));
+  await app.register(runRoutes(context));
   return { app, service };
 }
 

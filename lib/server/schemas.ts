@@ -157,3 +157,24 @@ export const AgentParams = Type.Object({ id: Id, '*': Type.String({ maxLength: 2
 
 export type SandboxSessionWire = Static<typeof SandboxSession>;
 export type LocateResultWire = Static<typeof LocateResult>;
+
+const Outcome = Type.Union([Type.Literal('passed'), Type.Literal('failed'), Type.Literal('skipped'), Type.Literal('pending'), Type.Literal('undefined'), Type.Literal('ambiguous'), Type.Literal('unknown')]);
+export const ScenarioReport = Type.Object({
+  scenario: Type.String({ minLength: 1, maxLength: 1000 }), feature: Type.String({ maxLength: 500 }), name: Type.String({ maxLength: 500 }),
+  attempt: Type.Integer({ minimum: 1, maximum: 100 }), outcome: Outcome, willRetry: Type.Boolean(), durationMs: Type.Number({ minimum: 0 }),
+  failingStep: Nullable(Type.String({ maxLength: 2000 })), error: Nullable(Type.String({ maxLength: 10000 })),
+}, Closed);
+export const RunParams = Type.Object({ run: Type.String({ pattern: '^[\\w.:-]{1,200}$' }) }, Closed);
+export const ResultParams = Type.Object({ id: Type.Integer({ minimum: 1 }) }, Closed);
+export const EvidenceQuery = Type.Object({ kind: Type.Union([Type.Literal('failure'), Type.Literal('clip'), Type.Literal('picture')]) }, Closed);
+export const Created = Type.Object({ id: Type.Integer() }, Closed);
+export const RunSummaries = Type.Array(Type.Object({
+  runId: Type.String(), startedAt: Type.String(), finishedAt: Type.String(), scenarios: Type.Integer(), passed: Type.Integer(),
+  failed: Type.Integer(), flaky: Type.Integer(), durationMs: Type.Number(),
+}, Closed));
+export const RunResults = Type.Array(Type.Object({
+  id: Type.Integer(), runId: Type.String(), scenario: Type.String(), feature: Type.String(), name: Type.String(), attempt: Type.Integer(),
+  outcome: Outcome, willRetry: Type.Boolean(), durationMs: Type.Number(), failingStep: Nullable(Type.String()), error: Nullable(Type.String()),
+  finishedAt: Type.String(),
+  evidence: Type.Array(Type.Object({ id: Type.Integer(), kind: Type.String(), contentType: Type.String(), bytes: Type.Integer() }, Closed)),
+}, Closed));

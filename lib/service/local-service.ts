@@ -183,6 +183,11 @@ export class LocalService implements Service {
     return reaped;
   }
 
+  /** Work on the state database (the team server's runs and console read and write it beside the Service). */
+  withStore<T>(work: (db: Db) => T): T {
+    return work(this.store());
+  }
+
   /** Whether the team owns the sandbox. */
   owns(team: number, sandboxId: string): boolean {
     return ownerOf(this.store(), sandboxId)?.teamId === team;
@@ -380,8 +385,8 @@ export class LocalService implements Service {
   }
 
   async recordCommands(token: string, records: CommandRecord[]): Promise<number> {
-    this.check(token);
-    const kept = records.length ? insertCommands(this.store(), records) : 0;
+    const claims = this.check(token);
+    const kept = records.length ? insertCommands(this.store(), records, undefined, claims.team) : 0;
     if (!this.sessions.size) this.close();
     return kept;
   }

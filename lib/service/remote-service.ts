@@ -4,6 +4,7 @@ import { InvalidOptionError, noOpenSession, StateError } from '../config/errors'
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import type { CommandRecord } from '../types/analytics';
+import type { ScenarioReport } from '../types/runs';
 import { ConnectionError, HttpClient, HttpTarget } from '../util/http-client';
 import { OWN_VERSION, VersionInfo, versionMismatch } from '../util/version';
 import { sleep } from '../util/wait';
@@ -27,6 +28,8 @@ interface OpenSession {
   /** The server's id of the session now (it changes when the session is opened again). */
   serverId: string;
 }
+
+const EVIDENCE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.mp4': 'video/mp4' };
 
 interface SignIn {
   apiKey: string;
@@ -202,6 +205,23 @@ export class RemoteService implements Service {
       open.serverId = again.sessionId;
       return send();
     }
+  }
+
+  /**
+   * Reports a scenario attempt of a run to the team server, then uploads its
+   * evidence files (the console cannot read this machine's disk); returns the
+   * result's id. Files that are gone are skipped.
+   */
+  async reportScenario(token: string, runId: string, report: Omit<ScenarioReport, 'runId'>, files: { kind: 'failure' | 'clip' | 'picture'; file: string }[]): Promise<number> {
+    const { id } = await this.call<{ id: number }>('POST', `/v1/runs/${encodeURIComponent(runId)}/results`, report, { repeatable: false, token });
+    for (const { kind, file } of files) {
+      const type = EVIDENCE_TYPES[path.extname(file).toLowerCase()];
+      if (!type || !fs.existsSync(file)) continue;
+      const extras = await this.extras(token);
+      const answer = await this.http.send('POST', `/v1/results/${id}/evidence?kind=${kind}`, fs.readFileSync(file), CALL_MARGIN_MS, undefined, { ...extras, headers: { ...extras.headers, 'content-type': type } });
+      if (answer.status >= 400) throw fromWire(JSON.parse(answer.data.toString('utf8')).error as WireError);
+    }
+    return id;
   }
 
   async recordCommands(token: string, records: CommandRecord[]): Promise<number> {

@@ -131,6 +131,35 @@ const MIGRATIONS = [
      end_reason TEXT
    );
    CREATE INDEX sandbox_owners_team ON sandbox_owners (team_id, created_at);`,
+  // Runs reported to the team server: each scenario attempt with its outcome and evidence files; commands by team.
+  `CREATE TABLE scenario_results (
+     id INTEGER PRIMARY KEY,
+     team_id INTEGER NOT NULL REFERENCES teams(id),
+     run_id TEXT NOT NULL,
+     scenario TEXT NOT NULL,
+     feature TEXT NOT NULL,
+     name TEXT NOT NULL,
+     attempt INTEGER NOT NULL,
+     outcome TEXT NOT NULL,
+     will_retry INTEGER NOT NULL,
+     duration_ms REAL NOT NULL,
+     failing_step TEXT,
+     error TEXT,
+     finished_at TEXT NOT NULL
+   );
+   CREATE INDEX scenario_results_run ON scenario_results (team_id, run_id);
+   CREATE INDEX scenario_results_scenario ON scenario_results (team_id, scenario, finished_at);
+   CREATE TABLE evidence_files (
+     id INTEGER PRIMARY KEY,
+     team_id INTEGER NOT NULL REFERENCES teams(id),
+     result_id INTEGER NOT NULL REFERENCES scenario_results(id) ON DELETE CASCADE,
+     kind TEXT NOT NULL,
+     content_type TEXT NOT NULL,
+     bytes INTEGER NOT NULL,
+     file TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   ALTER TABLE command_analytics ADD COLUMN team_id INTEGER;`,
 ];
 
 export function dbPath(stateDir: string): string {

@@ -100,9 +100,9 @@ export class HttpClient {
         agent: this.pool,
         signal,
         headers: {
-          ...extra.headers,
           authorization: `Bearer ${extra.token ?? this.target.token}`,
           ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}),
+          ...extra.headers,
         },
       }, (res) => {
         gotResponse = true;
