@@ -183,6 +183,24 @@ export class CacheStore {
       : this.db.prepare(`SELECT ${columns} FROM cache_entries ORDER BY last_used_at DESC`).all()) as Omit<CacheRow, 'crop'>[];
   }
 
+  /** Entries whose key starts with `prefix` (a team's, on the team server), most recently used first. */
+  listUnder(prefix: string, limit = 500): Omit<CacheRow, 'crop'>[] {
+    const columns = 'id, cache_key, description, os, resolution, item, x, y, width, height, text, confidence, engine, reason, selector, screen_hash, crop_path, created_at, last_used_at, hits';
+    return this.db.prepare(`SELECT ${columns} FROM cache_entries WHERE substr(cache_key, 1, ?) = ? ORDER BY last_used_at DESC LIMIT ?`)
+      .all(prefix.length, prefix, limit) as Omit<CacheRow, 'crop'>[];
+  }
+
+  /** Deletes one entry (and its screen when no other entry uses it); returns its crop file to remove, if any. */
+  delete(id: number): { removed: boolean; cropPath: string | null } {
+    return this.db.transaction(() => {
+      const row = this.db.prepare('SELECT crop_path FROM cache_entries WHERE id = ?').get(id) as { crop_path: string | null } | undefined;
+      if (!row) return { removed: false, cropPath: null };
+      this.db.prepare('DELETE FROM cache_entries WHERE id = ?').run(id);
+      this.db.prepare(UNUSED_SCREENS).run();
+      return { removed: true, cropPath: row.crop_path };
+    }).immediate();
+  }
+
   clear(key?: string): { removed: number; cropPaths: string[] } {
     return this.db.transaction(() => {
       const rows = (key ? this.db.prepare('SELECT crop_path FROM cache_entries WHERE cache_key = ?').all(key) : this.db.prepare('SELECT crop_path FROM cache_entries').all()) as { crop_path: string | null }[];

@@ -1,9 +1,8 @@
 import fs from 'fs';
 import path from 'path';
-import zlib from 'zlib';
 import { openDb } from '../store/db';
 import { CacheStore } from '../cache/store';
-import { encodePng, bgrxToRgba } from '../image/pixels';
+import { entryImages } from '../cache/entry-images';
 import { parseFlags } from './flags';
 import { defaultStateDir } from '../config/state-dir';
 
@@ -29,13 +28,11 @@ export async function cacheCommand(args: string[]): Promise<number> {
         console.error(`No cache entry with id '${id}'. See 'glance cache list'.`);
         return 1;
       }
-      const screen = store.screen(row.screen_hash)!;
       const out = path.join(defaultStateDir(), 'cache', 'show', String(row.id));
       fs.mkdirSync(out, { recursive: true });
-      const raw = zlib.inflateSync(screen.data);
-      const rgba = (data: Buffer) => (screen.format === 'bgrx' ? bgrxToRgba(data) : data);
-      fs.writeFileSync(path.join(out, 'screen.png'), await encodePng({ width: screen.width, height: screen.height, data: rgba(raw) }));
-      fs.writeFileSync(path.join(out, 'crop.png'), await encodePng({ width: row.width, height: row.height, data: rgba(row.crop) }));
+      const images = await entryImages(store, row);
+      if (images.screen) fs.writeFileSync(path.join(out, 'screen.png'), images.screen);
+      fs.writeFileSync(path.join(out, 'crop.png'), images.crop);
       console.log(`entry ${row.id}: "${row.description}" (${row.os}, ${row.resolution}), key ${row.cache_key}`);
       console.log(`  box ${row.x},${row.y} ${row.width}x${row.height}, text ${JSON.stringify(row.text)}, confidence ${row.confidence}, ${row.engine}`);
       console.log(`  created ${row.created_at}, ${row.hits} hits, last used ${new Date(row.last_used_at).toISOString()}`);

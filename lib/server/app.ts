@@ -9,6 +9,8 @@ import { OWN_VERSION, versionMismatch } from '../util/version';
 import { serviceRoutes } from './service-routes';
 import { agentProxy } from './agent-proxy';
 import { runRoutes } from './run-routes';
+import { consoleRoutes } from './console/console-routes';
+import { AuthLimiter } from './auth-limiter';
 
 export interface ServerOptions {
   /** The state folder: its SQLite database holds teams, keys, sandbox owners, the cache and analytics. */
@@ -42,6 +44,8 @@ export interface ServerContext {
   claims(request: FastifyRequest): TokenClaims;
   /** The bearer token as sent, or an AuthError. */
   bearer(request: FastifyRequest): string;
+  /** Failed sign-ins, by address and key: the API's and the console's alike. */
+  limiter: AuthLimiter;
 }
 
 /**
@@ -84,8 +88,10 @@ export async function buildServer(options: ServerOptions): Promise<{ app: App; s
     stateDir: options.stateDir,
     bearer,
     claims: (request) => service.check(bearer(request)),
+    limiter: new AuthLimiter(options.authAttemptsPerMinute ?? 10),
   };
-  await app.register(serviceRoutes(context, options.authAttemptsPerMinute ?? 10));
+  await app.register(serviceRoutes(context));
+  await app.register(consoleRoutes(context));
   await app.register(agentProxy(context));
   await app.register(runRoutes(context));
   return { app, service };

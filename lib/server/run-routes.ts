@@ -30,8 +30,9 @@ export function runRoutes(context: ServerContext): FastifyPluginAsync {
       if (!Buffer.isBuffer(body) || !body.length) throw new InvalidOptionError('body', `Evidence is sent as the file's bytes, with its type (${EVIDENCE_CONTENT_TYPES.join(', ')}); got ${type || 'no type'}.`);
       return {
         id: context.service.withStore((db) => {
-          if (!ownsResult(db, team, request.params.id)) throw new StateError(`No result ${request.params.id} of your team.`);
-          return addEvidence(db, context.stateDir, team, request.params.id, request.query.kind, type, body);
+          const resultId = Number(request.params.id);
+          if (!ownsResult(db, team, resultId)) throw new StateError(`No result ${resultId} of your team.`);
+          return addEvidence(db, context.stateDir, team, resultId, request.query.kind, type, body);
         }),
       };
     });
@@ -48,7 +49,7 @@ export function runRoutes(context: ServerContext): FastifyPluginAsync {
 
     app.get('/v1/evidence/:id', { schema: { params: S.ResultParams } }, async (request, reply) => {
       const { team } = context.claims(request);
-      const found = context.service.withStore((db) => evidenceFile(db, context.stateDir, team, request.params.id));
+      const found = context.service.withStore((db) => evidenceFile(db, context.stateDir, team, Number(request.params.id)));
       if (!found || !fs.existsSync(found.file)) throw new StateError(`No evidence file ${request.params.id} of your team.`);
       return reply.type(found.contentType).send(fs.createReadStream(found.file));
     });

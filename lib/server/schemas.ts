@@ -165,7 +165,9 @@ export const ScenarioReport = Type.Object({
   failingStep: Nullable(Type.String({ maxLength: 2000 })), error: Nullable(Type.String({ maxLength: 10000 })),
 }, Closed);
 export const RunParams = Type.Object({ run: Type.String({ pattern: '^[\\w.:-]{1,200}$' }) }, Closed);
-export const ResultParams = Type.Object({ id: Type.Integer({ minimum: 1 }) }, Closed);
+/** A row id in a path: digits (paths are text; routes turn it into a number). */
+export const RowId = Type.String({ pattern: '^[1-9][0-9]{0,15}$' });
+export const ResultParams = Type.Object({ id: RowId }, Closed);
 export const EvidenceQuery = Type.Object({ kind: Type.Union([Type.Literal('failure'), Type.Literal('clip'), Type.Literal('picture')]) }, Closed);
 export const Created = Type.Object({ id: Type.Integer() }, Closed);
 export const RunSummaries = Type.Array(Type.Object({

@@ -7,15 +7,14 @@ import type { SandboxSession } from '../service/service';
 import type { TokenClaims } from '../service/tokens';
 import { OWN_VERSION } from '../util/version';
 import type { App, ServerContext } from './app';
-import { AuthLimiter } from './auth-limiter';
 import * as S from './schemas';
 
 const answers = <T>(ok: T) => ({ 200: ok, '4xx': S.ErrorBody, '5xx': S.ErrorBody });
 
 /** The Service's calls as routes: one route per method, each checking the caller's team. */
-export function serviceRoutes(context: ServerContext, authAttemptsPerMinute: number): FastifyPluginAsync {
+export function serviceRoutes(context: ServerContext): FastifyPluginAsync {
   const { service } = context;
-  const limiter = new AuthLimiter(authAttemptsPerMinute);
+  const { limiter } = context;
 
   /** A session of the caller's team; another team's session is answered as if it did not exist. */
   const session = (request: FastifyRequest): { id: string; claims: TokenClaims } => {
@@ -80,8 +79,10 @@ export function serviceRoutes(context: ServerContext, authAttemptsPerMinute: num
       const { id, claims } = session(request);
       const result = await service.locate(id, request.body);
       // The client fetches the screenshot by its name below the team's folder, and writes it in its own.
+      // The message names it so too: the server's folders are none of the client's business.
       const written = result.debugScreenshot && path.relative(service.screenshotsDir(claims.team), result.debugScreenshot).split(path.sep).join('/');
-      return { ...result, debugScreenshot: written || null };
+      const notFound = result.notFound && written ? result.notFound.replace(result.debugScreenshot!, written) : result.notFound;
+      return { ...result, notFound, debugScreenshot: written || null };
     });
 
     app.post('/v1/sessions/:session/locate-all', { schema: { params: S.SessionParams, body: S.LocateRequest, response: answers(S.LocateAllResult) } }, async (request) => {

@@ -136,7 +136,10 @@ export class RemoteService implements Service {
 
   async locate(session: string, request: LocateRequest): Promise<LocateResult> {
     const result = await this.onSession<LocateResult>(session, 'locate', request, { repeatable: true, timeoutMs: request.timeout + CALL_MARGIN_MS });
-    return { ...result, debugScreenshot: result.debugScreenshot && (await this.fetchScreenshot(session, result.debugScreenshot)) };
+    if (!result.debugScreenshot) return result;
+    const file = await this.fetchScreenshot(session, result.debugScreenshot);
+    const notFound = file && result.notFound ? result.notFound.replace(`screenshot: ${result.debugScreenshot}`, `screenshot: ${file}`) : result.notFound;
+    return { ...result, notFound, debugScreenshot: file };
   }
 
   /** The server's not-found screenshot, written where the embedded Service would have written it. */

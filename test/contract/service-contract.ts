@@ -93,6 +93,7 @@ export function serviceContract(name: string, factory: () => Promise<ServiceUnde
       assert.match(result.notFound!, /Element not found: 'the 'Archive' button'/);
       assert.match(result.notFound!, /seen instead: /);
       assert.ok(result.debugScreenshot && fs.existsSync(result.debugScreenshot) && result.debugScreenshot.startsWith(it.stateDir), String(result.debugScreenshot));
+      assert.ok(result.notFound!.includes(`screenshot: ${result.debugScreenshot}`), 'the message names the screenshot where the caller finds it');
       await assert.rejects(it.service.locate(session, request('Nothing like this', { screenshotName: '../../escape.png' })), /leaves the screenshots folder/);
     });
 
