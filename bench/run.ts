@@ -12,6 +12,7 @@ import { warmBench } from './warm';
 import { appearBench } from './appear';
 import { stepsBench } from './steps';
 import { parallelBench } from './parallel';
+import { serverBench } from './server';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
@@ -30,6 +31,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   appear: appearBench,
   steps: stepsBench,
   parallel: parallelBench,
+  server: serverBench,
 };
 
 async function main(): Promise<void> {

@@ -7,6 +7,7 @@ export interface Figure {
   unit: 'ms';
   median: number;
   p90: number;
+  p95: number;
   samples: number;
   target?: string;
   /** Median of this figure divided by the median of the named baseline, measured in the same run. */
@@ -37,7 +38,7 @@ export async function sample(count: number, run: () => Promise<unknown>, warmup 
 }
 
 export function figure(name: string, times: number[], target?: string): Figure {
-  return { name, unit: 'ms', median: round(median(times)), p90: round(quantile(times, 0.9)), samples: times.length, target };
+  return { name, unit: 'ms', median: round(median(times)), p90: round(quantile(times, 0.9)), p95: round(quantile(times, 0.95)), samples: times.length, target };
 }
 
 export function withRatio(f: Figure, baseline: Figure): Figure {
@@ -47,8 +48,8 @@ export function withRatio(f: Figure, baseline: Figure): Figure {
 const round = (v: number, digits = 1) => Number(v.toFixed(digits));
 
 export function printTable(title: string, figures: Figure[]): void {
-  const rows = figures.map((f) => [f.name, `${f.median}`, `${f.p90}`, `${f.samples}`, f.target ?? '', f.ratio ? `${f.ratio.value}x ${f.ratio.baseline}` : '']);
-  const header = ['figure', 'median ms', 'p90 ms', 'n', 'target', 'ratio'];
+  const rows = figures.map((f) => [f.name, `${f.median}`, `${f.p90}`, `${f.p95}`, `${f.samples}`, f.target ?? '', f.ratio ? `${f.ratio.value}x ${f.ratio.baseline}` : '']);
+  const header = ['figure', 'median ms', 'p90 ms', 'p95 ms', 'n', 'target', 'ratio'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   console.log(`\n${title}\n${line(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
