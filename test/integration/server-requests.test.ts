@@ -1,6 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'http';
+import fs from 'fs';
+import path from 'path';
+import { execFileSync } from 'child_process';
 import { AddressInfo } from 'net';
 import { RemoteService } from '../../lib/service/remote-service';
 import { startServer, RunningServer } from '../../lib/server/serve';
@@ -185,6 +188,28 @@ test('malformed, oversized and unauthorised requests across the routes each get 
     assert.equal((await send(server.url, 'POST', '/v1/auth', { body: '{"apiKey":', headers: JSON_TYPE })).status, 400);
     assert.equal((await send(server.url, 'GET', '/v1/version')).status, 200, 'the server lives on');
   } finally {
+    await server.close();
+  }
+});
+
+test('with --tls-cert and --tls-key the server speaks HTTPS, and a client that trusts the certificate signs in', async () => {
+  const state = testState();
+  const dir = fs.mkdtempSync(path.join(path.dirname(state.stateDir), 'tls-'));
+  const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const server = await startServer({ host: '127.0.0.1', port: 0, stateDir: state.stateDir, tls: { cert: fs.readFileSync(cert, 'utf8'), key: fs.readFileSync(key, 'utf8') } });
+  const trusting = new RemoteService(server.url, state.stateDir, { ca: fs.readFileSync(cert, 'utf8') });
+  const untrusting = new RemoteService(server.url, state.stateDir);
+  try {
+    assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    const { token } = await trusting.auth(state.apiKey);
+    assert.equal(await trusting.lastSandboxId(token), null);
+    await assert.rejects(untrusting.auth(state.apiKey), /self-signed certificate/);
+    const plain = await fetch(server.url.replace('https:', 'http:') + '/v1/version').then((r) => r.status, (e: Error) => e.message);
+    assert.notEqual(plain, 200, 'no plain HTTP on the HTTPS port');
+  } finally {
+    trusting.close();
+    untrusting.close();
     await server.close();
   }
 });
