@@ -61,7 +61,8 @@ export type NewAssertion = Omit<AssertionRow, 'id' | 'last_used_at' | 'hits'>;
 export const MAX_VARIANTS = 4;
 
 /** Screens no entry and no assertion uses any more. */
-const UNUSED_SCREENS = 'DELETE FROM cache_screens WHERE hash NOT IN (SELECT screen_hash FROM cache_entries) AND hash NOT IN (SELECT screen_hash FROM cache_assertions)';
+/** Screens no entry or assertion refers to any more. */
+export const UNUSED_SCREENS = 'DELETE FROM cache_screens WHERE hash NOT IN (SELECT screen_hash FROM cache_entries) AND hash NOT IN (SELECT screen_hash FROM cache_assertions)';
 
 export class CacheStore {
   constructor(private readonly db: Db) {}

@@ -11,6 +11,7 @@ import { agentProxy } from './agent-proxy';
 import { runRoutes } from './run-routes';
 import { consoleRoutes } from './console/console-routes';
 import { AuthLimiter } from './auth-limiter';
+import { DEFAULT_RETAIN_DAYS, prune } from './retention';
 
 export interface ServerOptions {
   /** The state folder: its SQLite database holds teams, keys, sandbox owners, the cache and analytics. */
@@ -25,11 +26,14 @@ export interface ServerOptions {
   authAttemptsPerMinute?: number;
   /** The longest a connect waits in a full team's queue (default 10 minutes). */
   maxQueueWaitMs?: number;
+  /** Runs, evidence, screenshots, cache entries and usage records older than this are pruned (default 30). */
+  retainDays?: number;
 }
 
 export const DEFAULT_SERVER_TOKEN_TTL_MS = 60 * 60 * 1000;
 const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 const REAP_EVERY_MS = 5_000;
+const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
 /** Requests state the client's version in these headers; the server refuses a protocol it does not speak. */
 export const VERSION_HEADER = 'x-glance-version';
 export const PROTOCOL_HEADER = 'x-glance-protocol';
@@ -78,8 +82,15 @@ export async function buildServer(options: ServerOptions): Promise<{ app: App; s
   // Sessions whose sandbox is gone (a client vanished and its lease ran out, an agent died) are ended, so no slot stays held.
   const sweep = setInterval(() => service.reapSessions(), REAP_EVERY_MS);
   sweep.unref();
+  // What is older than the retention goes at start, then once a day.
+  const retainDays = options.retainDays ?? DEFAULT_RETAIN_DAYS;
+  const pruneOld = () => service.withStore((db) => prune(db, options.stateDir, retainDays));
+  pruneOld();
+  const daily = setInterval(pruneOld, PRUNE_EVERY_MS);
+  daily.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweep);
+    clearInterval(daily);
     await service.shutdown();
   });
 
