@@ -8,6 +8,7 @@ import { a11yCommand } from './a11y';
 import { statsCommand } from './stats';
 import { serveCommand } from './serve';
 import { keysCommand, teamsCommand } from './teams';
+import { agentsCommand } from './agents';
 
 const USAGE = `Usage: glance <command>
 
@@ -31,6 +32,8 @@ const USAGE = `Usage: glance <command>
                                          the team server's teams and their sandbox limits
   keys create|list --team NAME | keys revoke ID --team NAME [--state DIR]
                                          a team's API keys (shown once, stored hashed)
+  agents add HOST:PORT --token T [--team NAME] | agents list [--state DIR]
+                                         agents of your own machines, reached through the team server
 `;
 
 /** Dispatches `glance <command>`; resolves to the exit code. */
@@ -48,6 +51,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'serve': return serveCommand(rest);
     case 'teams': return teamsCommand(rest);
     case 'keys': return keysCommand(rest);
+    case 'agents': return agentsCommand(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return 0;

@@ -5,11 +5,16 @@ import { addTeam, listKeys, listTeams, requireTeam, revokeKey } from '../service
 import { openDb, Db } from '../store/db';
 import { knownFlags, parseFlags } from './flags';
 
-/** The admin commands work on a state folder directly: the server need not run. */
-function withState<T>(flags: Record<string, string | true>, work: (db: Db) => T): T {
+/** The state folder the admin commands work on: --state, else GLANCE_STATE_DIR, else .glance. */
+export function stateFolder(flags: Record<string, string | true>): string {
   const state = flags.state;
   if (state === true) throw new InvalidOptionError('state', '--state needs a folder, e.g. --state /var/lib/glance.');
-  const db = openDb(state ?? defaultStateDir());
+  return state ?? defaultStateDir();
+}
+
+/** The admin commands work on a state folder directly: the server need not run. */
+export function withState<T>(flags: Record<string, string | true>, work: (db: Db) => T): T {
+  const db = openDb(stateFolder(flags));
   try {
     return work(db);
   } finally {

@@ -138,9 +138,10 @@ export class ClientSession {
   private parseAgentAddress(ip: string): { host: string; port: number; agentToken: string } {
     const match = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(ip.trim());
     if (!match) throw new InvalidOptionError('ip', `Invalid option 'ip': got '${ip}'; expected 'HOST' or 'HOST:PORT', e.g. '10.0.0.5:${DEFAULT_AGENT_PORT}'.`);
-    const agentToken = process.env.GLANCE_AGENT_TOKEN;
-    if (!agentToken) throw new AuthError("Connecting with 'ip' needs the agent's token in GLANCE_AGENT_TOKEN (the --token given to 'glance agent').");
-    this.runner.redactor.add(agentToken);
+    const agentToken = process.env.GLANCE_AGENT_TOKEN ?? '';
+    // Through the team server, an agent registered there ('glance agents add') needs no token here.
+    if (!agentToken && !this.options.apiRoot) throw new AuthError("Connecting with 'ip' needs the agent's token in GLANCE_AGENT_TOKEN (the --token given to 'glance agent').");
+    if (agentToken) this.runner.redactor.add(agentToken);
     return { host: match[1], port: match[2] ? Number(match[2]) : DEFAULT_AGENT_PORT, agentToken };
   }
 

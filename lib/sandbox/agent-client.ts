@@ -1,9 +1,20 @@
 import fs from 'fs';
 import { randomBytes } from 'crypto';
 import { HttpAnswer, HttpClient, HttpTarget } from '../util/http-client';
+import { OWN_VERSION, versionMismatch } from '../util/version';
+import { SandboxError } from '../config/errors';
 import { RawImage } from '../image/pixels';
 import type { A11ySnapshot, A11yTextBox, A11yTextRequest } from '../types/a11y';
 import { FRAME_DIR, frameFilePath, removeStaleFrameFilesOnce } from './frame-files';
+
+/** What an agent says of itself. */
+export interface AgentHealth {
+  id: string;
+  display: string;
+  width: number;
+  height: number;
+  vncPort: number | null;
+}
 
 /** Where an agent listens and the token it requires; behind the team server, a path of the server. */
 export type AgentEndpoint = HttpTarget;
@@ -54,6 +65,18 @@ export class AgentClient {
 
   private send(method: string, path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<HttpAnswer> {
     return this.http.send(method, path, body, timeoutMs, signal);
+  }
+
+  /**
+   * What the agent says of itself (`/health`), once its Glance version is
+   * known to speak this one's protocol; a SandboxError names both versions
+   * when it does not.
+   */
+  async health(timeoutMs = 5_000): Promise<AgentHealth> {
+    const health = await this.call<AgentHealth & { glance?: string; protocol?: number }>('GET', '/health', undefined, timeoutMs);
+    const mismatch = versionMismatch(OWN_VERSION, 'Glance service', { glance: health.glance ?? 'an older version', protocol: health.protocol ?? 0 }, `agent at ${this.address}`);
+    if (mismatch) throw new SandboxError(mismatch);
+    return health;
   }
 
   /** A JSON call; non-2xx answers reject with the agent's error message. `signal` abandons it. */

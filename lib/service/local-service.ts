@@ -23,8 +23,8 @@ import { processAlive } from '../sandbox/registry';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../config/options';
 import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
 import { FindSession } from './find-session';
+import { agentAt, agentById } from './agent-registry';
 import { ConnectionError } from '../util/http-client';
-import { OWN_VERSION, versionMismatch } from '../util/version';
 
 const HOW_TO_GET_A_KEY = "Run 'npx glance init' to create a key (it is written to .env as GLANCE_API_KEY).";
 const HOW_TO_GET_A_SERVER_KEY = "Ask the server's admin for a key of your team ('glance keys create --team NAME') and set it as GLANCE_API_KEY.";
@@ -198,7 +198,9 @@ export class LocalService implements Service {
     const known = this.sandboxes.get(sandboxId);
     if (known) return known.agent;
     const record = this.registry.read(sandboxId);
-    return record && record.state === 'running' ? { host: '127.0.0.1', port: record.port, token: record.token } : null;
+    if (record) return record.state === 'running' ? { host: '127.0.0.1', port: record.port, token: record.token } : null;
+    const registered = agentById(this.store(), this.stateDir, sandboxId);
+    return registered ? { host: registered.host, port: registered.port, token: registered.token } : null;
   }
 
   /** Where a team's not-found screenshots are written: with team caches, each team has a folder of its own. */
@@ -270,13 +272,23 @@ export class LocalService implements Service {
     return !owner || owner.teamId === claims.team ? last : null;
   }
 
+  /**
+   * An agent of your own. Without a token, one registered on this server
+   * (`glance agents add`) is used, if your team may use it.
+   */
   async attachSandbox(token: string, address: { host: string; port: number; agentToken: string }): Promise<SandboxSession> {
     const claims = this.check(token);
-    const agent = new AgentClient({ host: address.host, port: address.port, token: address.agentToken });
+    let agentToken = address.agentToken;
+    if (!agentToken) {
+      const registered = agentAt(this.store(), this.stateDir, address.host, address.port);
+      if (!registered || (registered.teamId !== null && registered.teamId !== claims.team)) {
+        throw new SandboxError(`No agent at ${address.host}:${address.port} is registered for your team. Give its token in GLANCE_AGENT_TOKEN, or ask the admin to run 'glance agents add ${address.host}:${address.port} --token T --team NAME'.`);
+      }
+      agentToken = registered.token;
+    }
+    const agent = new AgentClient({ host: address.host, port: address.port, token: agentToken });
     try {
-      const health = await agent.call<{ id: string; display: string; width: number; height: number; vncPort: number | null; glance?: string; protocol?: number }>('GET', '/health', undefined, 5_000);
-      const mismatch = versionMismatch(OWN_VERSION, 'Glance service', { glance: health.glance ?? 'an older version', protocol: health.protocol ?? 0 }, `agent at ${address.host}:${address.port}`);
-      if (mismatch) throw new SandboxError(mismatch);
+      const health = await agent.health();
       this.claim(claims, health.id, 'ip', `${health.width}x${health.height}`);
       return this.remember({
         instance: {

@@ -160,6 +160,17 @@ const MIGRATIONS = [
      created_at TEXT NOT NULL
    );
    ALTER TABLE command_analytics ADD COLUMN team_id INTEGER;`,
+  // Agents of a team's own machines, registered on the team server: their tokens are kept encrypted.
+  `CREATE TABLE agents (
+     id INTEGER PRIMARY KEY,
+     agent_id TEXT NOT NULL UNIQUE,
+     host TEXT NOT NULL,
+     port INTEGER NOT NULL,
+     team_id INTEGER REFERENCES teams(id),
+     token_sealed BLOB NOT NULL,
+     added_at TEXT NOT NULL,
+     UNIQUE (host, port)
+   );`,
 ];
 
 export function dbPath(stateDir: string): string {

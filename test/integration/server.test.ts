@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
+import { spawn, spawnSync } from 'child_process';
 import path from 'path';
 import { Client, ElementNotFoundError, QuotaError } from '../../lib/sdk';
 import { RemoteService } from '../../lib/service/remote-service';
@@ -12,7 +13,7 @@ import { AgentClient } from '../../lib/sandbox/agent-client';
 import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
 import type { SessionSettings } from '../../lib/service/service';
 import { serviceContract } from '../contract/service-contract';
-import { fixtureServer, testState, waitForPageState } from '../helpers/glance';
+import { fixtureServer, REPO_ROOT, testState, waitForPageState } from '../helpers/glance';
 import { sleep } from '../../lib/util/wait';
 
 /** A team server on loopback over a fresh state folder, and a client's own state folder. */
@@ -239,6 +240,41 @@ test('a team at its sandbox limit queues connects first come, first served, fail
     thirdAgent.close();
   } finally {
     service.close();
+    await it.server.close();
+    await stopSandboxes(it.stateDir);
+  }
+});
+
+test('an agent of your own, registered with glance agents add, is reached through the server without its token, by its team only', async () => {
+  const it = await teamServer();
+  const teamB = keyOf(it.stateDir, 'b');
+  const host = new RemoteService(it.server.url, it.clientDir);
+  const token = 'own-agent-token-0123456789';
+  let agent: ReturnType<typeof spawn> | null = null;
+  try {
+    // The machine of your own: a display (here a sandbox's) served by 'glance agent'.
+    const display = (await host.createSandbox((await host.auth(it.apiKey)).token, SPEC)).instance.display!;
+    agent = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'agent', '--listen', '127.0.0.1:0', '--display', display],
+      { env: { ...process.env, GLANCE_AGENT_TOKEN: token }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const port = await new Promise<number>((resolve) => agent!.stdout!.on('data', (c: Buffer) => { const m = /on 127\.0\.0\.1:(\d+)/.exec(String(c)); if (m) resolve(Number(m[1])); }));
+    const added = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'agents', 'add', `127.0.0.1:${port}`, '--token', token, '--team', 'default', '--state', it.stateDir], { encoding: 'utf8' });
+    assert.match(added.stdout, /Registered agent .* for team default/, added.stderr);
+    assert.doesNotMatch(fs.readFileSync(path.join(it.stateDir, 'glance.db')).toString('latin1'), new RegExp(token), 'the token is not stored in clear');
+
+    delete process.env.GLANCE_AGENT_TOKEN;
+    const own = new Client(it.apiKey, { apiRoot: it.server.url, stateDir: it.clientDir, preview: 'none', logging: false, ip: `127.0.0.1:${port}` });
+    await own.auth();
+    const instance = await own.connect();
+    assert.equal(instance.provider, 'ip');
+    assert.equal((await own.exec('sh', 'echo $DISPLAY')).trim(), display);
+    await own.disconnect();
+
+    const other = new Client(teamB, { apiRoot: it.server.url, stateDir: it.clientDir, preview: 'none', logging: false, ip: `127.0.0.1:${port}` });
+    await other.auth();
+    await assert.rejects(other.connect(), /No agent at 127\.0\.0\.1:\d+ is registered for your team/);
+  } finally {
+    agent?.kill('SIGTERM');
+    host.close();
     await it.server.close();
     await stopSandboxes(it.stateDir);
   }
