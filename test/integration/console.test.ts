@@ -37,7 +37,7 @@ before(async () => {
 
   // A real failing run, reported by the Cucumber hooks with its evidence.
   // Run beside the server (which answers in this process), not blocking it.
-  const run = await promisify(execFile)(process.execPath, [CUCUMBER_BIN, 'features/expected-failure.feature'], {
+  const run = await promisify(execFile)(process.execPath, [CUCUMBER_BIN, 'features/expected-failure.feature', '--format', `json:${path.join(clientDir, 'json', 'cucumber.json')}`], {
     cwd: REPO_ROOT, encoding: 'utf8', timeout: 180_000,
     env: { ...process.env, GLANCE_API_ROOT: server.url, GLANCE_API_KEY: state.apiKey, GLANCE_STATE_DIR: clientDir, GLANCE_TAGS: '@expected-failure', GLANCE_RUN_ID: RUN },
   }).then(() => ({ code: 0, stdout: '', stderr: '' }), (error: { code: number; stdout: string; stderr: string }) => error);
@@ -144,4 +144,18 @@ test("another team's key sees none of the first team's runs, evidence or cache",
   } finally {
     await context.close();
   }
+});
+
+test('glance report --publish sends an existing Cucumber JSON report to the server as a run, evidence and all', async () => {
+  const published = await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'report', '--publish', '--json', path.join(clientDir, 'json'), '--run', 'published'], {
+    cwd: clientDir, encoding: 'utf8', env: { ...process.env, GLANCE_API_ROOT: server.url, GLANCE_API_KEY: state.apiKey },
+  });
+  assert.match(published.stdout, /Published 1 scenario\(s\) from 1 file\(s\) .* as run published/);
+  const { token } = await (await fetch(`${server.url}/v1/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: state.apiKey }) })).json() as { token: string };
+  const results = await (await fetch(`${server.url}/v1/runs/published`, { headers: { authorization: `Bearer ${token}` } })).json() as { scenario: string; outcome: string; failingStep: string; evidence: { kind: string }[] }[];
+  assert.equal(results.length, 1);
+  assert.equal(results[0].scenario, 'features/expected-failure.feature: The payment goes through');
+  assert.equal(results[0].outcome, 'failed');
+  assert.match(results[0].failingStep, /Order confirmed/);
+  assert.deepEqual(results[0].evidence.map((e) => e.kind).sort(), ['clip', 'failure']);
 });
