@@ -237,7 +237,8 @@ export class LocalService implements Service {
     const endReservation = team ? await this.queue.acquire(team, wait) : () => undefined;
     try {
       const record = await this.provider.create({
-        width: spec.width, height: spec.height, keepAlive: spec.keepAlive, environment: spec.environment, vnc: spec.preview !== 'none',
+        // The team server's console shows every sandbox live, whatever the client's own preview.
+        width: spec.width, height: spec.height, keepAlive: spec.keepAlive, environment: spec.environment, vnc: spec.preview !== 'none' || Boolean(this.options.teamServer),
         homeSeed: spec.sandboxHome, runAsRoot: spec.runAsRoot,
       });
       recordOwner(this.store(), { sandboxId: record.id, teamId: claims.team, keyId: claims.key, provider: 'local', resolution: `${record.width}x${record.height}` });

@@ -159,3 +159,28 @@ test('glance report --publish sends an existing Cucumber JSON report to the serv
   assert.match(results[0].failingStep, /Order confirmed/);
   assert.deepEqual(results[0].evidence.map((e) => e.kind).sort(), ['clip', 'failure']);
 });
+
+test("a running sandbox is watched live from the console, its screen bridged through the server; another team's key cannot", async () => {
+  const fixtures = await fixtureServer();
+  const client = new Client(state.apiKey, { apiRoot: server.url, stateDir: clientDir, preview: 'none', logging: false });
+  const { context, page } = await logIn(state.apiKey);
+  try {
+    await client.auth();
+    const { instanceId } = await client.connect({ keepAlive: 0 });
+    await client.provision.chrome({ url: `${fixtures.url}/app/studio.html` });
+    await page.click('text=Sandboxes');
+    const [live] = await Promise.all([context.waitForEvent('page'), page.click(`tr:has-text("${instanceId}") >> text=Watch live`)]);
+    await live.waitForSelector('body[data-state=connected]', { timeout: 15_000 });
+    assert.match(live.url(), new RegExp(`/console/live/${instanceId}/#key=`));
+    const canvas = await live.$eval('#screen canvas', (c: any) => ({ width: c.width, height: c.height }));
+    assert.deepEqual(canvas, { width: 1366, height: 768 });
+    const other = await logIn(teamB);
+    const refused = await other.page.request.get(`${server.url}/console/live/${instanceId}/`);
+    assert.equal(refused.status(), 404);
+    await other.context.close();
+  } finally {
+    await context.close();
+    await client.disconnect();
+    await fixtures.close();
+  }
+});

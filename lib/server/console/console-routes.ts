@@ -17,6 +17,7 @@ import * as S from '../schemas';
 import { analyticsView } from './analytics';
 import { analyticsPage, cachePage, flakyPage, healthPage, loginPage, PageContext, runPage, runsPage, sandboxesPage } from './pages';
 import { CONSOLE_CSS } from './style';
+import { liveView } from './live-view';
 
 const COOKIE = 'glance_console';
 const LoginBody = Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -34,7 +35,7 @@ const ImageParams = Type.Object({ id: S.RowId, image: Type.Union([Type.Literal('
 export function consoleRoutes(context: ServerContext): FastifyPluginAsync {
   const { service, stateDir } = context;
 
-  const tokenOf = (request: FastifyRequest): string | null => {
+  const tokenOf = (request: { headers: { cookie?: string } }): string | null => {
     for (const part of (request.headers.cookie ?? '').split(';')) {
       const [name, ...value] = part.trim().split('=');
       if (name === COOKIE) return value.join('=');
@@ -44,7 +45,7 @@ export function consoleRoutes(context: ServerContext): FastifyPluginAsync {
   const csrfFor = (token: string) => createHmac('sha256', token).update('glance-console-form').digest('base64url').slice(0, 32);
 
   /** The signed-in team, or null (the page then sends the browser to log in). */
-  const signedIn = (request: FastifyRequest): { claims: TokenClaims; page: PageContext } | null => {
+  const signedIn = (request: { headers: { cookie?: string } }): { claims: TokenClaims; page: PageContext } | null => {
     const token = tokenOf(request);
     if (!token) return null;
     try {
@@ -88,6 +89,7 @@ export function consoleRoutes(context: ServerContext): FastifyPluginAsync {
       : reply.type('text/html; charset=utf-8').send(loginPage(null)));
     app.get('/', home);
     app.get('/console', home);
+    liveView(app, context, (cookie) => signedIn({ headers: { cookie } })?.claims ?? null);
     app.get('/console/style.css', async (_request, reply) => reply.type('text/css').header('cache-control', 'max-age=300').send(CONSOLE_CSS));
 
     app.post('/console/login', { schema: { body: LoginBody } }, async (request, reply) => {

@@ -90,9 +90,10 @@ export function sandboxesPage(page: PageContext, running: OwnerRow[], limit: num
   return layout('Sandboxes', 'sandboxes', page, html`<h1>Live sandboxes and the queue</h1>
 <div class="cards"><div class="card"><b>${running.length}</b>running</div><div class="card"><b>${limit ?? '∞'}</b>limit</div><div class="card"><b>${queued}</b>waiting in the queue</div></div>
 <h2>Running</h2>
-${running.length ? html`<table><thead><tr><th>Sandbox</th><th>Kind</th><th>Screen</th><th>Started</th><th>Held for</th></tr></thead><tbody>
+${running.length ? html`<table><thead><tr><th>Sandbox</th><th>Kind</th><th>Screen</th><th>Started</th><th>Held for</th><th></th></tr></thead><tbody>
 ${running.map((s) => html`<tr><td>${s.sandboxId}</td><td>${s.provider === 'ip' ? 'your agent' : 'local'}</td><td>${s.resolution}</td><td>${when(s.createdAt)}</td>
-<td>${Math.round((Date.now() - Date.parse(s.createdAt)) / 60000)} min</td></tr>`)}</tbody></table>` : html`<p class="empty">No sandbox of your team is running.</p>`}`);
+<td>${Math.round((Date.now() - Date.parse(s.createdAt)) / 60000)} min</td>
+<td>${s.provider === 'local' ? html`<a href="/console/live/${s.sandboxId}" target="_blank" rel="noopener">Watch live</a>` : ''}</td></tr>`)}</tbody></table>` : html`<p class="empty">No sandbox of your team is running.</p>`}`);
 }
 
 export interface AnalyticsView {

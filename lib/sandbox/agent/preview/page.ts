@@ -32,14 +32,18 @@ export function previewPage(title: string): string {
   if (!key) {
     status.textContent = 'This preview needs its key: open the URL Glance printed (it ends in #key=…).';
   } else {
-    const rfb = new RFB(document.getElementById('screen'), 'ws://' + location.host + '/vnc?key=' + encodeURIComponent(key), { shared: true });
+    // Addresses relative to the page: it is also served below a path (the team console's live view), and over HTTPS.
+    const socket = new URL('vnc?key=' + encodeURIComponent(key), location.href);
+    socket.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    socket.hash = '';
+    const rfb = new RFB(document.getElementById('screen'), socket.href, { shared: true });
     rfb.viewOnly = true;
     rfb.scaleViewport = params.get('fit') !== '0';
     rfb.qualityLevel = 9;
     rfb.compressionLevel = 2;
     rfb.addEventListener('connect', () => { status.textContent = 'live'; document.body.dataset.state = 'connected'; });
     rfb.addEventListener('disconnect', () => { status.textContent = 'the sandbox has stopped (or the key is wrong)'; document.body.dataset.state = 'disconnected'; });
-    const events = new EventSource('/log?key=' + encodeURIComponent(key));
+    const events = new EventSource('log?key=' + encodeURIComponent(key));
     events.onmessage = (message) => {
       const entry = JSON.parse(message.data);
       const line = document.createElement('div');
