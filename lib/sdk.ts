@@ -6,4 +6,5 @@ export type { CacheInfo } from './client/element';
 export type { ClientOptions, ConnectOptions, FindOptions, FindAllOptions, AssertOptions, CacheOptions, RedrawOptions, AiOptions, Os, Preview } from './config/options';
 export type { SandboxInstance } from './service/service';
 export { GlanceError, InvalidOptionError, AuthError, StateError, SandboxError, QuotaError, ExecError, AssertionError, VisionModelError, VisionModelRequiredError } from './config/errors';
+export { ConnectionError } from './sandbox/http-client';
 export type { FamilyName } from './config/vision';

@@ -1,6 +1,6 @@
 import fs from 'fs';
 import { randomBytes } from 'crypto';
-import { HttpAnswer, HttpClient, HttpTarget } from '../util/http-client';
+import { HttpAnswer, HttpClient, HttpTarget } from './http-client';
 import { OWN_VERSION, versionMismatch } from '../util/version';
 import { SandboxError } from '../config/errors';
 import { RawImage } from '../image/pixels';

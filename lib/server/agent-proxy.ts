@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { SandboxError } from '../config/errors';
-import { HttpClient } from '../util/http-client';
+import { HttpClient } from '../sandbox/http-client';
 import type { AgentEndpoint } from '../sandbox/agent-client';
 import type { App, ServerContext } from './app';
 import * as S from './schemas';

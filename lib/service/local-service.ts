@@ -24,7 +24,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS } from '../config/options';
 import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
 import { FindSession } from './find-session';
 import { agentAt, agentById } from './agent-registry';
-import { ConnectionError } from '../util/http-client';
+import { ConnectionError } from '../sandbox/http-client';
 
 const HOW_TO_GET_A_KEY = "Run 'npx glance init' to create a key (it is written to .env as GLANCE_API_KEY).";
 const HOW_TO_GET_A_SERVER_KEY = "Ask the server's admin for a key of your team ('glance keys create --team NAME') and set it as GLANCE_API_KEY.";

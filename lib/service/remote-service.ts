@@ -5,7 +5,7 @@ import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import type { CommandRecord } from '../types/analytics';
 import type { ScenarioReport } from '../types/runs';
-import { ConnectionError, HttpClient, HttpTarget } from '../util/http-client';
+import { ConnectionError, HttpClient, HttpTarget } from '../sandbox/http-client';
 import { OWN_VERSION, VersionInfo, versionMismatch } from '../util/version';
 import { sleep } from '../util/wait';
 import { fromWire, WireError } from './wire-errors';

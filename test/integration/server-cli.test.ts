@@ -90,3 +90,26 @@ const { Client } = require(${JSON.stringify(REPO_ROOT)});
     await pages.close();
   }
 });
+
+test("the set-up in docs/server.md runs as written, in an empty folder", async () => {
+  const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'server.md'), 'utf8');
+  const block = /<!-- runnable:[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(doc)![1];
+  const lines = block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+  const folder = fs.mkdtempSync(path.join(path.dirname(state.stateDir), 'docs-setup-'));
+  const argsOf = (line: string) => line.replace(/^npx glance /, '').split(/\s+/);
+  for (const line of lines.filter((l) => !l.includes(' serve '))) {
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), ...argsOf(line)], { cwd: folder, encoding: 'utf8' });
+    assert.equal(run.status, 0, `${line}: ${run.stderr}`);
+  }
+  // The server line, as written but on a free port: it serves the console.
+  const serve = argsOf(lines.find((l) => l.includes(' serve '))!);
+  const state_ = serve[serve.indexOf('--state') + 1];
+  const server = await serveProcess(path.join(folder, state_));
+  try {
+    assert.equal((await fetch(`${server.url}/`)).status, 200);
+    assert.match(server.output(), /state in .*team-state/);
+  } finally {
+    await server.stop();
+  }
+  assert.match(spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'teams', 'list', '--state', './team-state'], { cwd: folder, encoding: 'utf8' }).stdout, /qa\s+sandboxes: 4\s+keys: 1/);
+});

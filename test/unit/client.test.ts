@@ -78,15 +78,13 @@ test('headless logs a one-line deprecation', () => {
   assert.equal(lines.filter((l) => /headless.*deprecated.*preview: 'none'/.test(l)).length, 1);
 });
 
-test('apiRoot without a remote service fails auth() by name, never falling back to the local service', async () => {
+test('apiRoot sends auth() to the team server, never falling back to the local service, and a bad URL is refused by name', async () => {
   const state = testState();
-  const client = new Client(state.apiKey, { stateDir: state.stateDir, logging: false, apiRoot: 'https://glance.example.test' });
-  await assert.rejects(client.auth(), (e: Error) => e instanceof InvalidOptionError && /apiRoot/.test(e.message) && /not available in this version/.test(e.message));
-  process.env.GLANCE_API_ROOT = 'http://127.0.0.1:4780';
+  // Nothing listens on the discard port: the sign-in is retried within its bound, then fails naming the server.
+  const client = new Client(state.apiKey, { stateDir: state.stateDir, logging: false, apiRoot: 'http://127.0.0.1:9' });
+  await assert.rejects(client.auth(), (e: Error) => e.name === 'ConnectionError' && /team server at http:\/\/127\.0\.0\.1:9 could not be reached.*the request was not sent/.test(e.message));
+  process.env.GLANCE_API_ROOT = 'not a url';
   try {
-    const fromEnv = new Client(state.apiKey, { stateDir: state.stateDir, logging: false });
-    await assert.rejects(fromEnv.auth(), /GLANCE_API_ROOT/);
-    process.env.GLANCE_API_ROOT = 'not a url';
     assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), /GLANCE_API_ROOT.*'not a url'/);
   } finally {
     delete process.env.GLANCE_API_ROOT;

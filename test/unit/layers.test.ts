@@ -7,7 +7,7 @@ import path from 'path';
 // from folders in lower rows; folders in one row do not import each other.
 const LAYERS: string[][] = [
   ['cli'],
-  ['client'],
+  ['client', 'server'],
   ['service'],
   ['locate', 'cache'],
   ['report', 'sandbox'],

@@ -97,7 +97,7 @@ test('the report sums the usage lines its scenarios attached', () => {
   assert.deepEqual(sumUsage([{ elements: [scenario, scenario] } as never]), { calls: 4, promptTokens: 3800, completionTokens: 60, totalTokens: 3860, latencyMs: 1824 });
 });
 
-// The documentation's example configurations (docs/sdk.md), one per family, each run against the test model server.
+// The documentation's example configurations (docs/engines.md), one per family, each run against the test model server.
 const server = new VisionServer({ family: 'pixels' });
 const TARGET = { x: 600, y: 300, width: 80, height: 40 };
 
@@ -108,7 +108,7 @@ before(async () => {
 after(() => server.close());
 
 test("the documentation's example configuration of every family works as written", async () => {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'sdk.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'engines.md'), 'utf8');
   const blocks = [...readme.matchAll(/```sh\n# family: ([\w.-]+)[^\n]*\n([\s\S]*?)```/g)];
   assert.deepEqual([...new Set(blocks.map((b) => b[1]))].sort(), [...FAMILIES].sort(), 'one example per family');
   for (const [, family, body] of blocks) {
