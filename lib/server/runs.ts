@@ -124,3 +124,33 @@ export function scenarioHistory(db: Db, team: number, runs = 20): ScenarioHistor
   for (const h of all) h.flakeRate = h.outcomes.filter((o) => o.outcome === 'flaky').length / h.outcomes.length;
   return all.sort((a, b) => b.flakeRate - a.flakeRate || a.scenario.localeCompare(b.scenario));
 }
+
+/** A run of SDK commands with no Cucumber scenarios (a script, another test runner), from the team's usage records. */
+export interface CommandRun {
+  runId: string;
+  startedAt: string;
+  commands: number;
+  errors: number;
+  durationMs: number;
+}
+
+export function commandRuns(db: Db, team: number, limit = 50): CommandRun[] {
+  return db.prepare(`SELECT run_id AS runId, MIN(started_at) AS startedAt, COUNT(*) AS commands,
+      SUM(outcome != 'success') AS errors, SUM(duration_ms) AS durationMs
+    FROM command_analytics WHERE team_id = ? AND run_id NOT IN (SELECT run_id FROM scenario_results WHERE team_id = ?)
+    GROUP BY run_id ORDER BY startedAt DESC LIMIT ?`).all(team, team, limit) as CommandRun[];
+}
+
+export interface CommandRow {
+  command: string;
+  description: string | null;
+  startedAt: string;
+  durationMs: number;
+  outcome: string;
+  errorName: string | null;
+}
+
+export function runCommands(db: Db, team: number, runId: string, limit = 2000): CommandRow[] {
+  return db.prepare(`SELECT command, description, started_at AS startedAt, duration_ms AS durationMs, outcome, error_name AS errorName
+    FROM command_analytics WHERE team_id = ? AND run_id = ? ORDER BY started_at LIMIT ?`).all(team, runId, limit) as CommandRow[];
+}

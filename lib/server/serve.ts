@@ -1,6 +1,7 @@
 import { AddressInfo } from 'net';
 import { openDb } from '../store/db';
 import { markEnded, openSandboxes } from '../service/sandbox-owners';
+import { endOpenSessions } from '../service/session-log';
 import { processAlive, SandboxRegistry } from '../sandbox/registry';
 import { App, buildServer, ServerOptions } from './app';
 
@@ -39,6 +40,8 @@ export function reconcile(stateDir: string): { alive: string[]; ended: string[] 
   const alive: string[] = [];
   const ended: string[] = [];
   try {
+    // Sessions do not outlive the server; their clients open them again on their next call.
+    endOpenSessions(db, 'the server stopped');
     for (const row of openSandboxes(db)) {
       // An agent of your own outlives the server; a session on it is connected again by attaching.
       if (row.provider !== 'local') continue;

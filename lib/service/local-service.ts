@@ -19,6 +19,7 @@ import { DEFAULT_TOKEN_TTL_MS, issueToken, signingSecret, TokenClaims, verifyTok
 import { keyActive, teamById } from './teams';
 import { markEnded, openSandboxesOf, OwnerRow, ownerOf, recordOwner } from './sandbox-owners';
 import { SandboxQueue } from './sandbox-queue';
+import { sessionEnded, sessionOpened } from './session-log';
 import { processAlive } from '../sandbox/registry';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../config/options';
 import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
@@ -69,8 +70,6 @@ export class LocalService implements Service {
   private idleStop: NodeJS.Timeout | null = null;
   /** Connects of a team at its sandbox limit wait here. */
   readonly queue = new SandboxQueue((team) => this.runningSandboxes(team).length);
-  /** Sessions ended because their sandbox was found gone (a client that vanished, an agent that died). */
-  reapedSessions = 0;
 
   constructor(private readonly stateDir: string, private readonly options: LocalServiceOptions = {}) {
     this.registry = new SandboxRegistry(stateDir);
@@ -176,10 +175,10 @@ export class LocalService implements Service {
       session.find.close();
       this.sessions.delete(id);
       markEnded(this.store(), session.sandboxId, 'found gone while a session was open');
+      sessionEnded(this.store(), id, 'reaped: its sandbox was gone');
       this.queue.wakeAll(session.team);
       reaped++;
     }
-    this.reapedSessions += reaped;
     return reaped;
   }
 
@@ -325,6 +324,7 @@ export class LocalService implements Service {
     const sessionId = `${instanceId}-${randomBytes(6).toString('hex')}`;
     const find = new FindSession(this.stateDir, new AgentClient(sandbox.agent), chain, settings, sandbox.resolution, log, this.screenshotsDir(claims.team));
     this.sessions.set(sessionId, { find, team: claims.team, sandboxId: instanceId });
+    sessionOpened(this.store(), { id: sessionId, teamId: claims.team, keyId: claims.key, sandboxId: instanceId });
     return { sessionId, locator: chain.label };
   }
 
@@ -385,6 +385,7 @@ export class LocalService implements Service {
     const session = this.session(sessionId);
     const { sandboxId } = this.sessions.get(sessionId)!;
     this.sessions.delete(sessionId);
+    sessionEnded(this.store(), sessionId, keepAlive === 0 ? 'disconnected, sandbox stopped' : `disconnected, sandbox kept ${Math.round(keepAlive / 1000)} s`);
     try {
       await session.release(keepAlive);
       // A stopped sandbox and a released agent of your own end their ownership; one kept alive stays its team's.

@@ -171,6 +171,17 @@ const MIGRATIONS = [
      added_at TEXT NOT NULL,
      UNIQUE (host, port)
    );`,
+  // Sessions the team server opened: who found on which sandbox, and how each ended.
+  `CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     team_id INTEGER NOT NULL REFERENCES teams(id),
+     key_id INTEGER NOT NULL,
+     sandbox_id TEXT NOT NULL,
+     opened_at TEXT NOT NULL,
+     ended_at TEXT,
+     end_reason TEXT
+   );
+   CREATE INDEX sessions_team ON sessions (team_id, opened_at);`,
 ];
 
 export function dbPath(stateDir: string): string {

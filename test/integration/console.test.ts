@@ -11,6 +11,7 @@ import { startServer, RunningServer } from '../../lib/server/serve';
 import { createApiKey } from '../../lib/service/api-keys';
 import { openDb } from '../../lib/store/db';
 import { CUCUMBER_BIN, fixtureServer, REPO_ROOT, testState } from '../helpers/glance';
+import { runId } from '../../lib/client/analytics';
 
 // The team console in a real browser, over what real runs left on a team server.
 const state = testState();
@@ -133,7 +134,7 @@ test("another team's key sees none of the first team's runs, evidence or cache",
   try {
     assert.doesNotMatch(await page.textContent('main') ?? '', new RegExp(RUN));
     await page.goto(`${server.url}/console/runs/${RUN}`);
-    assert.match(await page.textContent('main') ?? '', /No scenarios of your team/);
+    assert.match(await page.textContent('main') ?? '', /No scenarios or commands of your team/);
     const db = openDb(state.stateDir);
     const evidence = (db.prepare('SELECT id FROM evidence_files').all() as { id: number }[]).map((e) => e.id);
     db.close();
@@ -182,5 +183,19 @@ test("a running sandbox is watched live from the console, its screen bridged thr
     await context.close();
     await client.disconnect();
     await fixtures.close();
+  }
+});
+
+test('an SDK session shows as a run with its commands, and its sandbox in the recent sessions', async () => {
+  const { context, page } = await logIn(state.apiKey);
+  try {
+    const sdkRun = page.locator('h2:has-text("SDK runs") + table tr', { hasText: runId() });
+    await sdkRun.locator('a').click();
+    const find = page.locator('tr.command', { hasText: 'find' }).filter({ hasText: 'Export button' });
+    assert.ok(await find.count() >= 1, 'the find is listed');
+    await page.goto(`${server.url}/console/sandboxes`);
+    assert.match(await page.textContent('main') ?? '', /Recent sessions[\s\S]*disconnected, sandbox stopped/);
+  } finally {
+    await context.close();
   }
 });

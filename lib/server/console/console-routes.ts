@@ -12,7 +12,8 @@ import { hashKey } from '../../service/api-keys';
 import type { TokenClaims } from '../../service/tokens';
 import { AgentClient } from '../../sandbox/agent-client';
 import type { App, ServerContext } from '../app';
-import { evidenceDir, evidenceFile, listRuns, runResults, scenarioHistory } from '../runs';
+import { commandRuns, evidenceDir, evidenceFile, listRuns, runCommands, runResults, scenarioHistory } from '../runs';
+import { reapedCount, recentSessions } from '../../service/session-log';
 import * as S from '../schemas';
 import { analyticsView } from './analytics';
 import { analyticsPage, cachePage, flakyPage, healthPage, loginPage, PageContext, runPage, runsPage, sandboxesPage } from './pages';
@@ -115,15 +116,15 @@ export function consoleRoutes(context: ServerContext): FastifyPluginAsync {
       return reply.redirect('/', 303);
     });
 
-    app.get('/console/runs', page((claims, ctx) => runsPage(ctx, service.withStore((db) => listRuns(db, claims.team)))));
+    app.get('/console/runs', page((claims, ctx) => service.withStore((db) => runsPage(ctx, listRuns(db, claims.team), commandRuns(db, claims.team)))));
     app.get('/console/runs/:run', { schema: { params: S.RunParams } }, page((claims, ctx, request) => {
       const { run } = request.params as { run: string };
-      return runPage(ctx, run, service.withStore((db) => runResults(db, claims.team, run)));
+      return service.withStore((db) => runPage(ctx, run, runResults(db, claims.team, run), runCommands(db, claims.team, run)));
     }));
     app.get('/console/flaky', page((claims, ctx) => flakyPage(ctx, service.withStore((db) => scenarioHistory(db, claims.team)))));
     app.get('/console/sandboxes', page((claims, ctx) => {
       const team = service.withStore((db) => teamById(db, claims.team));
-      return sandboxesPage(ctx, service.runningSandboxes(claims.team), team?.sandboxLimit ?? null, service.queue.depth(claims.team));
+      return sandboxesPage(ctx, service.runningSandboxes(claims.team), team?.sandboxLimit ?? null, service.queue.depth(claims.team), service.withStore((db) => recentSessions(db, claims.team)));
     }));
     app.get('/console/analytics', page((claims, ctx) => analyticsPage(ctx, service.withStore((db) => analyticsView(db, claims.team)))));
     app.get('/console/health', page(async (claims, ctx) => {
@@ -132,7 +133,7 @@ export function consoleRoutes(context: ServerContext): FastifyPluginAsync {
       const agents = await Promise.all(running.filter((r) => r.provider === 'ip').map(async (r) => ({ sandboxId: r.sandboxId, address: '', lastSeen: await lastAnswer(service.agentEndpoint(r.sandboxId)) })));
       return healthPage(ctx, {
         teams: [{ name: team?.name ?? String(claims.team), limit: team?.sandboxLimit ?? null, running: running.length, queued: service.queue.depth(claims.team) }],
-        reapedSessions: service.reapedSessions,
+        reapedSessions: service.withStore((db) => reapedCount(db, claims.team)),
         agents,
         storage: [
           { label: 'evidence files', bytes: folderBytes(evidenceDir(stateDir, claims.team)) },

@@ -1,4 +1,5 @@
-import type { ResultRow, RunSummary, ScenarioHistory } from '../runs';
+import type { CommandRow, CommandRun, ResultRow, RunSummary, ScenarioHistory } from '../runs';
+import type { SessionRow } from '../../service/session-log';
 import type { OwnerRow } from '../../service/sandbox-owners';
 import { barChart, outcomeBar, outcomeDots, sparkline } from './charts';
 import { html, Html } from './html';
@@ -36,16 +37,24 @@ const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const badge = (outcome: string) => html`<span class="badge ${['passed', 'failed', 'flaky'].includes(outcome) ? outcome : 'other'}">${outcome}</span>`;
 
-export function runsPage(page: PageContext, runs: RunSummary[]): string {
+export function runsPage(page: PageContext, runs: RunSummary[], sdkRuns: CommandRun[]): string {
   return layout('Runs', 'runs', page, html`<h1>Runs</h1>
+${sdkRuns.length ? html`<h2>SDK runs</h2><table><thead><tr><th>Run</th><th>Started</th><th>Commands</th><th>Failed</th><th>Time in commands</th></tr></thead><tbody>
+${sdkRuns.map((r) => html`<tr><td><a href="/console/runs/${encodeURIComponent(r.runId)}">${r.runId}</a></td><td>${when(r.startedAt)}</td><td>${r.commands}</td><td>${r.errors}</td><td>${seconds(r.durationMs)}</td></tr>`)}
+</tbody></table><h2>Cucumber runs</h2>` : ''}
 ${runs.length ? html`<table><thead><tr><th>Run</th><th>Finished</th><th>Scenarios</th><th>Outcome</th><th>Time in scenarios</th></tr></thead><tbody>
 ${runs.map((r) => html`<tr><td><a href="/console/runs/${encodeURIComponent(r.runId)}">${r.runId}</a></td><td>${when(r.finishedAt)}</td>
 <td>${r.scenarios}: ${r.passed} passed, ${r.flaky} flaky, ${r.failed} failed</td><td>${outcomeBar(r)}</td><td>${seconds(r.durationMs)}</td></tr>`)}
 </tbody></table>` : html`<p class="empty">No runs yet. Runs appear here when Cucumber runs with apiRoot (GLANCE_API_ROOT) set to this server.</p>`}`);
 }
 
-export function runPage(page: PageContext, runId: string, results: ResultRow[]): string {
+export function runPage(page: PageContext, runId: string, results: ResultRow[], commands: CommandRow[]): string {
   return layout(`Run ${runId}`, 'runs', page, html`<h1>Run ${runId}</h1>
+${!results.length && commands.length ? html`<table><thead><tr><th>Started</th><th>Command</th><th>Outcome</th><th>Time</th></tr></thead><tbody>
+${commands.map((c) => html`<tr class="command"><td>${when(c.startedAt)}</td><td>${c.command}${c.description ? html` <span class="muted">'${c.description}'</span>` : ''}</td>
+<td>${badge(c.outcome === 'success' ? 'passed' : c.outcome === 'not-found' ? 'not found' : 'failed')}${c.errorName ? html` <span class="muted">${c.errorName}</span>` : ''}</td><td>${Math.round(c.durationMs)} ms</td></tr>`)}
+</tbody></table>` : ''}
+${results.length || commands.length ? '' : html`<p class="empty">No scenarios or commands of your team in run ${runId}.</p>`}
 ${results.length ? html`<table><thead><tr><th>Scenario</th><th>Try</th><th>Outcome</th><th>Time</th><th>Failing step and evidence</th></tr></thead><tbody>
 ${results.map((r) => html`<tr class="result"><td>${r.name}<div class="muted">${r.feature}</div></td><td>${r.attempt}${r.willRetry ? ' (retried)' : ''}</td>
 <td>${badge(r.outcome)}</td><td>${seconds(r.durationMs)}</td>
@@ -53,7 +62,7 @@ ${results.map((r) => html`<tr class="result"><td>${r.name}<div class="muted">${r
 ${r.evidence.map((e) => (e.contentType.startsWith('image/')
     ? html`<div><img class="shot" src="/console/evidence/${e.id}" alt="${e.kind} screenshot of '${r.name}'"></div>`
     : html`<div><video controls preload="none" src="/console/evidence/${e.id}"></video> <a href="/console/evidence/${e.id}">dashcam clip</a></div>`))}</td></tr>`)}
-</tbody></table>` : html`<p class="empty">No scenarios of your team in run ${runId}.</p>`}`);
+</tbody></table>` : ''}`);
 }
 
 export function flakyPage(page: PageContext, history: ScenarioHistory[]): string {
@@ -86,14 +95,18 @@ ${entries.map((e) => html`<tr class="entry" data-id="${e.id}"><td>${e.descriptio
 </tbody></table>` : html`<p class="empty">The cache of your team is empty.</p>`}`);
 }
 
-export function sandboxesPage(page: PageContext, running: OwnerRow[], limit: number | null, queued: number): string {
+export function sandboxesPage(page: PageContext, running: OwnerRow[], limit: number | null, queued: number, sessions: SessionRow[]): string {
   return layout('Sandboxes', 'sandboxes', page, html`<h1>Live sandboxes and the queue</h1>
 <div class="cards"><div class="card"><b>${running.length}</b>running</div><div class="card"><b>${limit ?? '∞'}</b>limit</div><div class="card"><b>${queued}</b>waiting in the queue</div></div>
 <h2>Running</h2>
 ${running.length ? html`<table><thead><tr><th>Sandbox</th><th>Kind</th><th>Screen</th><th>Started</th><th>Held for</th><th></th></tr></thead><tbody>
 ${running.map((s) => html`<tr><td>${s.sandboxId}</td><td>${s.provider === 'ip' ? 'your agent' : 'local'}</td><td>${s.resolution}</td><td>${when(s.createdAt)}</td>
 <td>${Math.round((Date.now() - Date.parse(s.createdAt)) / 60000)} min</td>
-<td>${s.provider === 'local' ? html`<a href="/console/live/${s.sandboxId}" target="_blank" rel="noopener">Watch live</a>` : ''}</td></tr>`)}</tbody></table>` : html`<p class="empty">No sandbox of your team is running.</p>`}`);
+<td>${s.provider === 'local' ? html`<a href="/console/live/${s.sandboxId}" target="_blank" rel="noopener">Watch live</a>` : ''}</td></tr>`)}</tbody></table>` : html`<p class="empty">No sandbox of your team is running.</p>`}
+<h2>Recent sessions</h2>
+${sessions.length ? html`<table><thead><tr><th>Sandbox</th><th>Opened</th><th>Held for</th><th>Ended</th></tr></thead><tbody>
+${sessions.map((s) => html`<tr><td>${s.sandboxId}</td><td>${when(s.openedAt)}</td><td>${Math.round(((s.endedAt ? Date.parse(s.endedAt) : Date.now()) - Date.parse(s.openedAt)) / 1000)} s</td>
+<td>${s.endedAt ? s.endReason : html`<b>open</b>`}</td></tr>`)}</tbody></table>` : html`<p class="empty">No sessions yet.</p>`}`);
 }
 
 export interface AnalyticsView {
@@ -118,7 +131,7 @@ export interface HealthView {
 
 export function healthPage(page: PageContext, view: HealthView): string {
   return layout('Health', 'health', page, html`<h1>Capacity and health</h1>
-<div class="cards"><div class="card"><b>${view.reapedSessions}</b>sessions reaped since start</div>
+<div class="cards"><div class="card"><b>${view.reapedSessions}</b>sessions reaped</div>
 ${view.storage.map((s) => html`<div class="card"><b>${(s.bytes / 1024 / 1024).toFixed(1)} MiB</b>${s.label}</div>`)}</div>
 <h2>Your team</h2><table><thead><tr><th>Team</th><th>Limit</th><th>Running</th><th>Queue</th></tr></thead><tbody>
 ${view.teams.map((t) => html`<tr><td>${t.name}</td><td>${t.limit ?? 'none'}</td><td>${t.running}</td><td>${t.queued}</td></tr>`)}</tbody></table>
