@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AuthError, noOpenSession, StateError } from '../config/errors';
 import { hashKey } from '../service/api-keys';
 import type { SandboxSession } from '../service/service';
+import type { CacheInfo } from '../types/locate';
 import type { TokenClaims } from '../service/tokens';
 import { OWN_VERSION } from '../util/version';
 import type { App, ServerContext } from './app';
@@ -82,12 +83,13 @@ export function serviceRoutes(context: ServerContext): FastifyPluginAsync {
       // The message names it so too: the server's folders are none of the client's business.
       const written = result.debugScreenshot && path.relative(service.screenshotsDir(claims.team), result.debugScreenshot).split(path.sep).join('/');
       const notFound = result.notFound && written ? result.notFound.replace(result.debugScreenshot!, written) : result.notFound;
-      return { ...result, notFound, debugScreenshot: written || null };
+      return { ...result, cache: inConsole(request, result.cache), notFound, debugScreenshot: written || null };
     });
 
     app.post('/v1/sessions/:session/locate-all', { schema: { params: S.SessionParams, body: S.LocateRequest, response: answers(S.LocateAllResult) } }, async (request) => {
       const { id } = session(request);
-      return service.locateAll(id, request.body);
+      const result = await service.locateAll(id, request.body);
+      return { ...result, cache: inConsole(request, result.cache) };
     });
 
     app.post('/v1/sessions/:session/read-text', { schema: { params: S.SessionParams, body: S.Box, response: answers(S.ReadTextAnswer) } }, async (request) => {
@@ -95,7 +97,8 @@ export function serviceRoutes(context: ServerContext): FastifyPluginAsync {
     });
 
     app.post('/v1/sessions/:session/assert', { schema: { params: S.SessionParams, body: S.AssertRequest, response: answers(S.AssertResult) } }, async (request) => {
-      return service.assert(session(request).id, request.body);
+      const result = await service.assert(session(request).id, request.body);
+      return { ...result, cache: inConsole(request, result.cache) };
     });
 
     app.post('/v1/sessions/:session/cache/commit', { schema: { params: S.SessionParams, response: answers(S.Count) } }, async (request) => {
@@ -124,4 +127,10 @@ export function serviceRoutes(context: ServerContext): FastifyPluginAsync {
       return { count: await service.recordCommands(context.bearer(request), request.body.records) };
     });
   };
+}
+
+/** A cache entry's picture as the client can open it: its page in the console, not a file on the server's disk. */
+function inConsole(request: FastifyRequest, cache: CacheInfo): CacheInfo {
+  const id = /\/(\d+)\.png$/.exec(cache.imageUrl ?? '')?.[1];
+  return { ...cache, imageUrl: id ? `${request.protocol}://${request.headers.host}/console/cache/${id}/crop.png` : null };
 }

@@ -169,6 +169,8 @@ describe('a team server shared by two teams', () => {
       assert.equal(instance.rejoined, true);
       const hit = await member.find('Export button');
       assert.equal(hit.cache.hit, true);
+      // Its picture is where the client can open it: the entry in the console, not a file on the server's disk.
+      assert.match(hit.cache.imageUrl!, new RegExp(`^${server.url}/console/cache/\\d+/crop\\.png$`));
     } finally {
       await member.disconnect();
     }
