@@ -34,6 +34,7 @@ export class Analytics {
       description: command.description?.slice(0, 300) ?? null,
       startedAt: new Date(command.startedAt).toISOString(), durationMs: Math.round(command.durationMs * 10) / 10,
       outcome: command.outcome, errorName: command.errorName, cacheHit: command.cacheHit ?? null, engine: command.engine ?? null,
+      modelCalls: command.modelCalls ?? null, modelTokens: command.modelTokens ?? null,
     });
     if (this.records.length >= FLUSH_AT) void this.flush();
   }

@@ -18,6 +18,9 @@ export interface CommandNotes {
   redraw?: { changed: boolean; settled: boolean; waitedMs: number; networkQuiet: boolean | null };
   /** Where a find's time went, in ms. */
   phases?: { capture: number; cache: number; engine: number; change: number };
+  /** Vision-model calls the command made, and the tokens they took. */
+  modelCalls?: number;
+  modelTokens?: number;
 }
 
 export interface CommandEvent extends CommandNotes {

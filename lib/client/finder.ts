@@ -45,7 +45,7 @@ export class Finder {
       this.emitUsage('find', description, result.modelCalls);
       if (result.notFound) this.runner.log(result.notFound.split('\n')[0]);
       // A find that failed names the engines it tried: no engine answered it.
-      context.note({ description, cacheHit: result.cache.hit, phases: result.phases, ...(result.element ? { engine: result.element.engine } : { outcome: 'not-found' as const }) });
+      context.note({ description, cacheHit: result.cache.hit, phases: result.phases, ...usage(result.modelCalls), ...(result.element ? { engine: result.element.engine } : { outcome: 'not-found' as const }) });
       return this.element(description, result, settings, options);
     }, description);
     const act = (run: (e: Element) => Promise<void>) => element.then(run);
@@ -64,7 +64,7 @@ export class Finder {
       const settings = this.settings(description, options, 'findAll');
       const result = await this.service.locateAll(this.session.requireSession(), this.request(description, settings, site));
       this.emitUsage('findAll', description, result.modelCalls);
-      context.note({ description, cacheHit: result.cache.hit, ...(result.elements[0] ? { engine: result.elements[0].engine } : {}) });
+      context.note({ description, cacheHit: result.cache.hit, ...usage(result.modelCalls), ...(result.elements[0] ? { engine: result.elements[0].engine } : {}) });
       if (result.refusal) this.runner.log(result.refusal);
       const base = this.base(description, settings, options);
       return result.elements.map((located) => new Element(this.host, {
@@ -91,7 +91,7 @@ export class Finder {
         ...settings, statement, cacheKey: cacheOn ? settings.cacheKey ?? defaultCacheKey(site) : null,
       });
       this.emitUsage('assert', statement, result.modelCalls);
-      context.note({ description: statement, engine: result.engine, cacheHit: result.cache.hit });
+      context.note({ description: statement, engine: result.engine, cacheHit: result.cache.hit, ...usage(result.modelCalls) });
       if (!result.passed) throw new AssertionError(statement, result.reason);
       return true as const;
     }, statement);
@@ -132,4 +132,9 @@ export class Finder {
       aiResponse: result.aiResponse,
     });
   }
+}
+
+/** What a command's model calls cost, for its usage record. */
+function usage(calls: ModelCall[]): { modelCalls: number; modelTokens: number } {
+  return { modelCalls: calls.length, modelTokens: calls.reduce((sum, call) => sum + call.totalTokens, 0) };
 }

@@ -147,6 +147,7 @@ export const CommandRecords = Type.Object({
     description: Nullable(Type.String({ maxLength: 2000 })), startedAt: Type.String({ maxLength: 40 }), durationMs: Type.Number(),
     outcome: Type.Union([Type.Literal('success'), Type.Literal('error'), Type.Literal('not-found')]), errorName: Nullable(Type.String({ maxLength: 200 })),
     cacheHit: Nullable(Type.Boolean()), engine: Nullable(Type.String({ maxLength: 100 })),
+    modelCalls: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))), modelTokens: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   }, Closed), { maxItems: 10000 }),
 }, Closed);
 

@@ -8,12 +8,12 @@ const FIND_COMMANDS = ['find', 'findAll'];
 /** Keeps the records; `teamId` is the team whose key sent them (the team server's analytics are per team). */
 export function insertCommands(db: Db, records: CommandRecord[], maxRows = MAX_ANALYTICS_ROWS, teamId: number | null = null): number {
   const insert = db.prepare(`INSERT INTO command_analytics
-    (run_id, session_id, command, description, started_at, duration_ms, outcome, error_name, cache_hit, engine, team_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    (run_id, session_id, command, description, started_at, duration_ms, outcome, error_name, cache_hit, engine, team_id, model_calls, model_tokens)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   db.transaction(() => {
     for (const r of records) {
       insert.run(r.runId, r.sessionId, r.command, r.description, r.startedAt, r.durationMs, r.outcome, r.errorName,
-        r.cacheHit === null ? null : Number(r.cacheHit), r.engine, teamId);
+        r.cacheHit === null ? null : Number(r.cacheHit), r.engine, teamId, r.modelCalls ?? null, r.modelTokens ?? null);
     }
     db.prepare('DELETE FROM command_analytics WHERE id <= (SELECT max(id) FROM command_analytics) - ?').run(maxRows);
   })();

@@ -182,6 +182,9 @@ const MIGRATIONS = [
      end_reason TEXT
    );
    CREATE INDEX sessions_team ON sessions (team_id, opened_at);`,
+  // What each command's vision-model calls cost (the console's model chart).
+  `ALTER TABLE command_analytics ADD COLUMN model_calls INTEGER;
+   ALTER TABLE command_analytics ADD COLUMN model_tokens INTEGER;`,
 ];
 
 export function dbPath(stateDir: string): string {

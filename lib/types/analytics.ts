@@ -18,6 +18,9 @@ export interface CommandRecord {
   errorName: string | null;
   cacheHit: boolean | null;
   engine: string | null;
+  /** Vision-model calls of a find, findAll or assert, and their tokens; null for other commands. Absent in records of older clients. */
+  modelCalls?: number | null;
+  modelTokens?: number | null;
 }
 
 /** What `glance stats` prints. */

@@ -113,13 +113,15 @@ export interface AnalyticsView {
   locateByEngine: { label: string; value: number }[];
   hitRateByRun: { label: string; value: number }[];
   modelCallsByRun: { label: string; value: number }[];
+  modelTokensByRun: { label: string; value: number }[];
 }
 
 export function analyticsPage(page: PageContext, view: AnalyticsView): string {
   return layout('Analytics', 'analytics', page, html`<h1>Analytics</h1>
 <h2>Median locate time by engine (ms)</h2>${barChart(view.locateByEngine.map((b) => ({ ...b, unit: '' })))}
 <h2>Cache hit rate by run (%)</h2>${barChart(view.hitRateByRun)}
-<h2>Vision-model finds by run</h2>${barChart(view.modelCallsByRun)}`);
+<h2>Vision-model calls by run</h2>${barChart(view.modelCallsByRun)}
+<h2>Vision-model tokens by run</h2>${barChart(view.modelTokensByRun)}`);
 }
 
 export interface HealthView {
