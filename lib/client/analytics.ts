@@ -13,9 +13,10 @@ export function runId(): string {
 
 /**
  * Usage analytics (the `analytics` option): each finished command becomes a
- * record (name, duration, outcome, cache hit, engine), collected in memory
- * and handed to the Service in batches, which keeps them in the local
- * database. Nothing leaves the machine; with analytics off nothing is kept.
+ * record (name, duration, outcome, cache hit, engine, model calls and
+ * tokens), collected in memory and handed to the Service in batches: the
+ * embedded one keeps them in the local database, a team server in its own
+ * for the team's console. With analytics off nothing is kept.
  */
 export class Analytics {
   private records: CommandRecord[] = [];
