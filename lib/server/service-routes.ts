@@ -14,8 +14,7 @@ const answers = <T>(ok: T) => ({ 200: ok, '4xx': S.ErrorBody, '5xx': S.ErrorBody
 
 /** The Service's calls as routes: one route per method, each checking the caller's team. */
 export function serviceRoutes(context: ServerContext): FastifyPluginAsync {
-  const { service } = context;
-  const { limiter } = context;
+  const { service, limiter } = context;
 
   /** A session of the caller's team; another team's session is answered as if it did not exist. */
   const session = (request: FastifyRequest): { id: string; claims: TokenClaims } => {
