@@ -242,6 +242,16 @@ export class RemoteService implements Service {
     return { token: signIn ? await this.fresh(signIn) : given ?? '', headers };
   }
 
+  /** An answer's JSON; anything else means apiRoot names something other than a team server (a proxy's error page). */
+  private json(data: Buffer, status: number, route: string): { error?: WireError } & Record<string, unknown> {
+    if (!data.length) return {};
+    try {
+      return JSON.parse(data.toString('utf8'));
+    } catch {
+      throw new InvalidOptionError('apiRoot', `${this.root}${route} answered ${status} with something other than JSON (${JSON.stringify(data.subarray(0, 80).toString('utf8'))}). Is apiRoot the team server's URL ('glance serve'), and is any proxy before it passing requests on?`);
+    }
+  }
+
   private async call<T>(method: 'GET' | 'POST', route: string, body: unknown, options: CallOptions): Promise<T> {
     const deadline = Date.now() + RETRY_WINDOW_MS;
     let delay = FIRST_RETRY_DELAY_MS;
@@ -249,11 +259,11 @@ export class RemoteService implements Service {
       try {
         const extras = await this.extras(options.token);
         const answer = await this.http.send(method, route, body, options.timeoutMs ?? CALL_MARGIN_MS, undefined, extras);
-        const json = answer.data.length ? JSON.parse(answer.data.toString('utf8')) : {};
         // 503: the server is shutting down; a call it refused did nothing.
         if (answer.status === 503 && Date.now() + delay < deadline) throw new ConnectionError('the team server is restarting', false);
+        const json = this.json(answer.data, answer.status, route);
         if (answer.status >= 400) throw fromWire((json.error ?? { name: 'Error', code: null, message: `The team server answered ${answer.status}.` }) as WireError);
-        return json as T;
+        return json as unknown as T;
       } catch (error) {
         if (!(error instanceof ConnectionError)) throw error;
         const mayRepeat = !error.sent || options.repeatable;

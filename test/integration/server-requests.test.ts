@@ -213,3 +213,21 @@ test('with --tls-cert and --tls-key the server speaks HTTPS, and a client that t
     await server.close();
   }
 });
+
+test('an apiRoot that is not a team server (a proxy error page) is named as such, not read as an answer', async () => {
+  const state = testState();
+  const proxy = http.createServer((_req, res) => {
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end('<html><body>Bad Gateway</body></html>');
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const service = new RemoteService(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, state.stateDir);
+  try {
+    const error = await service.auth(state.apiKey).catch((e) => e);
+    assert.ok(error instanceof InvalidOptionError && error.option === 'apiRoot', String(error));
+    assert.match(error.message, /answered 502 with something other than JSON .*Bad Gateway.*Is apiRoot the team server's URL/);
+  } finally {
+    service.close();
+    proxy.close();
+  }
+});
