@@ -58,11 +58,16 @@ export function consoleRoutes(context: ServerContext): FastifyPluginAsync {
     }
   };
 
+  /** A form sent from another site's page is refused (the browser names the page's origin). */
+  const checkOrigin = (request: FastifyRequest): void => {
+    const origin = request.headers.origin;
+    if (origin && origin !== `${request.protocol}://${request.headers.host}`) throw new AuthError(`A form of the console was sent from another site (${origin}); refused.`);
+  };
+
   /** A form that changes state: from this console's own page, in this session. */
   const checkForm = (request: FastifyRequest, csrf: string): TokenClaims => {
     const token = tokenOf(request);
-    const origin = request.headers.origin;
-    if (origin && origin !== `${request.protocol}://${request.headers.host}`) throw new AuthError(`A form of the console was sent from another site (${origin}); refused.`);
+    checkOrigin(request);
     const expected = token ? Buffer.from(csrfFor(token)) : null;
     const given = Buffer.from(csrf);
     if (!token || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) throw new AuthError('The form is not from this console session (stale or forged); reload the page and try again.');
@@ -94,6 +99,7 @@ export function consoleRoutes(context: ServerContext): FastifyPluginAsync {
     app.get('/console/style.css', async (_request, reply) => reply.type('text/css').header('cache-control', 'max-age=300').send(CONSOLE_CSS));
 
     app.post('/console/login', { schema: { body: LoginBody } }, async (request, reply) => {
+      checkOrigin(request);
       const { apiKey } = request.body as { apiKey: string };
       const sources = [`ip:${request.ip}`, `key:${hashKey(apiKey)}`];
       const wait = context.limiter.waitSeconds(sources);
