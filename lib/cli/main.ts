@@ -26,7 +26,7 @@ const USAGE = `Usage: glance <command>
   report [--json reports/json] [--out reports]
                                          write the HTML report of a Cucumber run
   stats [--runs N] [--json]              usage analytics of the last runs: commands, locate time, cache hits, slowest descriptions
-  serve [--listen HOST:PORT] [--state DIR] [--tls-cert F --tls-key F] [--token-ttl 1h] [--retain-days 30]
+  serve [--listen HOST:PORT] [--state DIR] [--tls-cert F --tls-key F] [--token-ttl 1h] [--retain-days 30] [--trust-proxy]
                                          the team server: the Service over HTTP for clients with apiRoot
   teams add NAME [--sandboxes N] | teams list [--state DIR]
                                          the team server's teams and their sandbox limits

@@ -13,8 +13,8 @@ const DEFAULT_LISTEN = '127.0.0.1:4790';
  * alive go on running and are taken up again by the next start.
  */
 export async function serveCommand(args: string[]): Promise<number> {
-  const { flags } = parseFlags(args);
-  knownFlags('serve', flags, ['listen', 'state', 'tls-cert', 'tls-key', 'token-ttl', 'retain-days']);
+  const { flags } = parseFlags(args, ['trust-proxy']);
+  knownFlags('serve', flags, ['listen', 'state', 'tls-cert', 'tls-key', 'token-ttl', 'retain-days', 'trust-proxy']);
   const listen = stringFlag(flags, 'listen') ?? DEFAULT_LISTEN;
   const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(listen);
   if (!match || Number(match[2]) > 65535) throw new InvalidOptionError('listen', `--listen takes HOST:PORT, e.g. ${DEFAULT_LISTEN} or 0.0.0.0:4790; got '${listen}'.`);
@@ -28,7 +28,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const retainDays = retain === undefined ? undefined : Number(retain);
   if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 1)) throw new InvalidOptionError('retain-days', `--retain-days takes a whole number of days, at least 1; got '${retain}'.`);
 
-  const server = await startServer({ host: match[1], port: Number(match[2]), stateDir, tls, tokenTtlMs: ttl ? parseDuration('token-ttl', ttl) : DEFAULT_SERVER_TOKEN_TTL_MS, retainDays });
+  const server = await startServer({ host: match[1], port: Number(match[2]), stateDir, tls, tokenTtlMs: ttl ? parseDuration('token-ttl', ttl) : DEFAULT_SERVER_TOKEN_TTL_MS, retainDays, trustProxy: flags['trust-proxy'] === true });
   const { alive, ended } = server.reconciled;
   console.log(`Glance team server on ${server.url} (state in ${stateDir}). ${alive.length} sandbox(es) still running taken up, ${ended.length} found ended.`);
   if (!tls && !['127.0.0.1', 'localhost', '::1'].includes(match[1])) {

@@ -24,6 +24,12 @@ export interface ServerOptions {
   tls?: { cert: string; key: string };
   /** Failed sign-ins allowed per address and per key in a minute (default 10). */
   authAttemptsPerMinute?: number;
+  /**
+   * Behind a reverse proxy: the client's address and the scheme come from
+   * X-Forwarded-For and X-Forwarded-Proto (rate limits per address, secure
+   * cookies, the console's origin check). Off, those headers are ignored.
+   */
+  trustProxy?: boolean;
   /** The longest a connect waits in a full team's queue (default 10 minutes). */
   maxQueueWaitMs?: number;
   /** Runs, evidence, screenshots, cache entries and usage records older than this are pruned (default 30). */
@@ -66,6 +72,7 @@ export async function buildServer(options: ServerOptions): Promise<{ app: App; s
     // The server never logs requests: their headers hold tokens and their bodies model keys.
     logger: false,
     return503OnClosing: true,
+    trustProxy: options.trustProxy ?? false,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   checkAnswers(app);

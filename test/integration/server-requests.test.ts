@@ -231,3 +231,23 @@ test('an apiRoot that is not a team server (a proxy error page) is named as such
     proxy.close();
   }
 });
+
+test('behind a reverse proxy (--trust-proxy) the console takes the scheme from the proxy; without it, forwarded headers are not believed', async () => {
+  const state = testState();
+  const proxied = await startServer({ host: '127.0.0.1', port: 0, stateDir: state.stateDir, trustProxy: true });
+  const direct = await startServer({ host: '127.0.0.1', port: 0, stateDir: state.stateDir });
+  const login = (url: string) => fetch(`${url}/console/login`, {
+    method: 'POST', redirect: 'manual', body: new URLSearchParams({ apiKey: state.apiKey }),
+    headers: { origin: `https://${new URL(url).host}`, 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' },
+  });
+  try {
+    const through = await login(proxied.url);
+    assert.equal(through.status, 303);
+    assert.match(through.headers.get('set-cookie') ?? '', /HttpOnly; SameSite=Strict; Path=\/; Secure/);
+    const spoofed = await login(direct.url);
+    assert.equal(spoofed.status, 401, 'an https origin on a plain-HTTP server is another site');
+  } finally {
+    await proxied.close();
+    await direct.close();
+  }
+});
