@@ -37,6 +37,13 @@ export const CHANGE_WINDOW_MS = 35;
 /** Settled: no motion for this long, three frames of a 60 Hz animation. */
 export const QUIET_MS = 50;
 const MAX_MARKS = 16;
+/**
+ * A page that finished loading without its new content on the screen yet is
+ * painted this long after, at most: the browser keeps the old page's frame
+ * until the new one paints, and a busy machine presents it late. A page that
+ * looks like the one before (a reload) costs this once.
+ */
+const PAINT_AFTER_LOAD_MS = 500;
 /** A page that takes longer to handle an action (a long script) is not waited for beyond this. */
 const INPUT_TURN_MS = 1000;
 
@@ -118,11 +125,19 @@ export class RedrawWatch {
       await sleep(LOOK_EVERY_MS);
     }
     // 2. It did: wait until the pages are done with the action and nothing
-    // (beyond a caret or a spinner) has moved for QUIET_MS.
+    // (beyond a caret or a spinner) has moved for QUIET_MS. A load seen
+    // before any change on the screen must also show its page.
     const floor = Math.min(MOTION_FLOOR, threshold);
+    const awaitingPaint = share <= threshold;
+    let loadedAt: number | null = null;
+    const unpainted = (next: Uint32Array) => {
+      if (!awaitingPaint || changedShare(before, next) > threshold) return false;
+      loadedAt ??= Date.now();
+      return Date.now() - loadedAt < PAINT_AFTER_LOAD_MS;
+    };
     const { settled } = await holdStill(() => this.look(), (previous, next) => {
       share = Math.max(share, changedShare(before, next));
-      return changedShare(previous, next) > floor || !pages.handled() || pages.loading();
+      return changedShare(previous, next) > floor || !pages.handled() || pages.loading() || unpainted(next);
     }, { quietMs: QUIET_MS, everyMs: LOOK_EVERY_MS, deadline, first: current });
     return { changed: true, settled, share };
   }
