@@ -13,7 +13,7 @@ import { plannedRun } from './planned-run';
 import { RESOLUTION_STEP } from '../steps/setup';
 import { addCommand, noPhases, rounded, StepPhases } from '../lib/report/step-timing';
 import type { CommandEvent } from '../lib/client/command-runner';
-import { reportToServer } from './run-report';
+import { reportToServer, scenarioIdentity } from './run-report';
 import { runId } from '../lib/client/analytics';
 import { defaultStateDir } from '../lib/config/state-dir';
 
@@ -51,7 +51,7 @@ const modelUsage = new WeakMap<GlanceWorld, UsageTotals>();
 /** Where the current step's time went, from its client's commands. */
 const stepTiming = new WeakMap<GlanceWorld, StepPhases>();
 
-Before(async function (this: GlanceWorld, { pickle }) {
+Before(async function (this: GlanceWorld, { pickle, gherkinDocument }) {
   await startScenario(this, pickle);
   const usage = noUsage();
   modelUsage.set(this, usage);
@@ -61,6 +61,8 @@ Before(async function (this: GlanceWorld, { pickle }) {
   // The facts the report's metadata is made of (see lib/report/).
   const instance = this.client.getInstance()!;
   this.attach(sessionFactsText({ os: instance.os, resolution: instance.resolution, locator: this.client.getLocator(), sandbox: instance.instanceId }), 'text/plain');
+  // The scenario's identity across runs, for a report published to a team server later.
+  this.attach(evidenceAttachment({ kind: 'scenario', identity: scenarioIdentity({ pickle, gherkinDocument }) }), STEP_EVIDENCE);
 });
 
 async function startScenario(world: GlanceWorld, pickle: ITestCaseHookParameter['pickle']): Promise<void> {

@@ -41,6 +41,7 @@ export async function enrichFeatures(features: JsonFeature[], media: MediaStore)
         else if (evidence?.kind === 'failure') out.push(html(failureHtml(evidence, evidence.picture ? await media.picture(evidence.picture) : null, clip)));
         else if (evidence?.kind === 'picture') out.push(html(pictureHtml(evidence, await media.picture(evidence.picture))));
         else if (evidence?.kind === 'clip') out.push(html(clipHtml(evidence, clipLink)));
+        else if (evidence?.kind === 'scenario') continue;
         else if (evidence?.kind === 'timing') {
           const shown = timingHtml(evidence);
           if (shown) out.push(html(shown));

@@ -9,7 +9,6 @@ interface JsonStep {
   embeddings?: { mime_type: string; data: string }[];
 }
 interface JsonScenario {
-  id?: string;
   name: string;
   keyword?: string;
   type?: string;
@@ -42,12 +41,13 @@ export function scenariosOfReport(features: JsonFeature[]): PublishedScenario[] 
       const failed = all.find((s) => s.result?.status === 'failed');
       const statuses = all.map((s) => s.result?.status ?? 'unknown');
       const outcome = failed ? 'failed' : OUTCOMES.find((o) => o !== 'passed' && statuses.includes(o)) ?? (statuses.every((s) => s === 'passed') ? 'passed' : 'unknown');
-      // An outline's row is the last part of the scenario's id (`feature;scenario;examples;2`).
-      const row = /;[^;]*examples[^;]*;(\d+)$/i.exec(scenario.id ?? '')?.[1];
       const uri = feature.uri.replace(/\\/g, '/');
+      const evidence = all.flatMap((s) => s.embeddings ?? []).filter((e) => e.mime_type === STEP_EVIDENCE)
+        .map((e) => JSON.parse(Buffer.from(e.data, 'base64').toString('utf8')) as StepEvidence);
+      // Glance's hooks attach the scenario's identity (with an outline's example row); without it, the file and name.
       scenarios.push({
         report: {
-          scenario: `${uri}: ${scenario.name}${row ? ` [row ${row}]` : ''}`,
+          scenario: evidence.find((e) => e.kind === 'scenario')?.identity ?? `${uri}: ${scenario.name}`,
           feature: uri,
           name: scenario.name,
           attempt: 1,
@@ -57,10 +57,9 @@ export function scenariosOfReport(features: JsonFeature[]): PublishedScenario[] 
           failingStep: failed?.name ? `${failed.keyword ?? ''}${failed.name}`.trim() : null,
           error: failed?.result?.error_message?.slice(0, 10_000) ?? null,
         },
-        files: all.flatMap((s) => s.embeddings ?? []).filter((e) => e.mime_type === STEP_EVIDENCE).flatMap((e): PublishedScenario['files'] => {
-          const evidence = JSON.parse(Buffer.from(e.data, 'base64').toString('utf8')) as StepEvidence;
-          if (evidence.kind === 'failure' && evidence.picture) return [{ kind: 'failure', file: evidence.picture }];
-          if (evidence.kind === 'clip') return [{ kind: 'clip', file: evidence.file }];
+        files: evidence.flatMap((e): PublishedScenario['files'] => {
+          if (e.kind === 'failure' && e.picture) return [{ kind: 'failure', file: e.picture }];
+          if (e.kind === 'clip') return [{ kind: 'clip', file: e.file }];
           return [];
         }),
       });

@@ -8,7 +8,13 @@ import type { StepPhases } from './step-timing';
  */
 export const STEP_EVIDENCE = 'application/vnd.glance.evidence+json';
 
-export type StepEvidence = FindEvidence | FailureEvidence | PictureEvidence | ClipEvidence | TimingEvidence;
+export type StepEvidence = FindEvidence | FailureEvidence | PictureEvidence | ClipEvidence | TimingEvidence | ScenarioEvidence;
+
+/** The scenario's identity across runs (see support/run-report.ts): what `glance report --publish` names it by. Not shown in the report. */
+export interface ScenarioEvidence {
+  kind: 'scenario';
+  identity: string;
+}
 
 /** Where a step's time went (see step-timing.ts), in ms. */
 export interface TimingEvidence {
