@@ -1,4 +1,6 @@
 import { test } from 'node:test';
+import http from 'http';
+import type { AddressInfo } from 'net';
 import assert from 'node:assert/strict';
 import { Client, AuthError, StateError, InvalidOptionError } from '../../lib/sdk';
 import { testState } from '../helpers/glance';
@@ -80,9 +82,16 @@ test('headless logs a one-line deprecation', () => {
 
 test('apiRoot sends auth() to the team server, never falling back to the local service, and a bad URL is refused by name', async () => {
   const state = testState();
-  // Nothing listens on the discard port: the sign-in is retried within its bound, then fails naming the server.
-  const client = new Client(state.apiKey, { stateDir: state.stateDir, logging: false, apiRoot: 'http://127.0.0.1:9' });
-  await assert.rejects(client.auth(), (e: Error) => e.name === 'ConnectionError' && /team server at http:\/\/127\.0\.0\.1:9 could not be reached.*the request was not sent/.test(e.message));
+  // Something that is not a team server: the sign-in goes there, and fails naming apiRoot.
+  const other = http.createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'));
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  try {
+    const apiRoot = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    const client = new Client(state.apiKey, { stateDir: state.stateDir, logging: false, apiRoot });
+    await assert.rejects(client.auth(), (e: Error) => e instanceof InvalidOptionError && e.option === 'apiRoot' && /answered 404 with something other than JSON/.test(e.message));
+  } finally {
+    other.close();
+  }
   process.env.GLANCE_API_ROOT = 'not a url';
   try {
     assert.throws(() => new Client(state.apiKey, { stateDir: state.stateDir }), /GLANCE_API_ROOT.*'not a url'/);
