@@ -32,10 +32,14 @@ export interface HttpAnswer {
  * been).
  */
 export class ConnectionError extends GlanceError {
-  constructor(message: string, readonly sent: boolean) {
+  /** `retryable`: false when trying again cannot help (the server's certificate is not trusted). */
+  constructor(message: string, readonly sent: boolean, readonly retryable = true) {
     super('GLANCE_CONNECTION', message);
   }
 }
+
+/** TLS failures: the certificate is refused, so the request never went out, and trying again changes nothing. */
+const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/;
 
 /** Connection errors that happen before a request is written: the server never saw it. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -79,6 +83,9 @@ export class HttpClient {
 
   private explain(method: string, path: string, error: NodeJS.ErrnoException): Error {
     if (error.name === 'AbortError') return error;
+    if (error.code && CERTIFICATE.test(error.code)) {
+      return new ConnectionError(`${method} ${path} to ${this.address} failed: ${error.message} (${error.code}). The request was not sent. Trust the server's certificate authority with NODE_EXTRA_CA_CERTS=/path/ca.pem.`, false, false);
+    }
     const sent = !(error.code && NOT_SENT.has(error.code));
     const what = sent
       ? 'the connection dropped after the request was sent, so it may have been carried out'

@@ -266,9 +266,9 @@ export class RemoteService implements Service {
         return json as unknown as T;
       } catch (error) {
         if (!(error instanceof ConnectionError)) throw error;
-        const mayRepeat = !error.sent || options.repeatable;
+        const mayRepeat = error.retryable && (!error.sent || options.repeatable);
         if (!mayRepeat || Date.now() + delay >= deadline) {
-          throw new ConnectionError(`The team server at ${this.root} could not be reached (${tries} ${tries === 1 ? 'try' : 'tries'}): ${error.message}`, error.sent);
+          throw new ConnectionError(`The team server at ${this.root} could not be reached (${tries} ${tries === 1 ? 'try' : 'tries'}): ${error.message}`, error.sent, error.retryable);
         }
         await sleep(delay);
         delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
