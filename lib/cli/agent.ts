@@ -10,7 +10,7 @@ import { startEvidence } from '../sandbox/agent/evidence';
 import { programEnvironment } from '../sandbox/agent/program-env';
 import { ProgramSpace } from '../sandbox/agent/program-space';
 import { endMarkedPrograms } from '../sandbox/agent/program-reaper';
-import { parseFlags } from './flags';
+import { hostPort, parseFlags } from './flags';
 
 /**
  * `glance agent --listen HOST:PORT`: serves an existing display (DISPLAY) to
@@ -20,8 +20,7 @@ import { parseFlags } from './flags';
 export async function agentCommand(args: string[]): Promise<number> {
   const { flags } = parseFlags(args);
   const listen = typeof flags.listen === 'string' ? flags.listen : '127.0.0.1:4780';
-  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(listen);
-  if (!match) throw new Error(`--listen takes HOST:PORT, e.g. 0.0.0.0:4780, got '${listen}'.`);
+  const { host, port } = hostPort('--listen', listen, '0.0.0.0:4780');
   const token = typeof flags.token === 'string' ? flags.token : process.env.GLANCE_AGENT_TOKEN;
   if (!token || token.length < 16) throw new Error('The agent needs a token of 16 or more characters: --token T or GLANCE_AGENT_TOKEN. Clients set GLANCE_AGENT_TOKEN to the same value.');
   const display = typeof flags.display === 'string' ? flags.display : process.env.DISPLAY;
@@ -43,9 +42,9 @@ export async function agentCommand(args: string[]): Promise<number> {
     describe: () => ({ id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort: null, state: 'self-hosted' }),
     terminate: () => undefined,
   });
-  await new Promise<void>((resolve, reject) => server.listen(Number(match[2]), match[1], resolve).on('error', reject));
+  await new Promise<void>((resolve, reject) => server.listen(port, host, resolve).on('error', reject));
   const bound = server.address() as import('net').AddressInfo;
-  console.log(`Glance agent serving display ${display} (${driver.width}x${driver.height}) on ${match[1]}:${bound.port}.`);
+  console.log(`Glance agent serving display ${display} (${driver.width}x${driver.height}) on ${host}:${bound.port}.`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -2,7 +2,7 @@ import { InvalidOptionError } from '../config/errors';
 import { AgentClient } from '../sandbox/agent-client';
 import { listAgents, registerAgent } from '../service/agent-registry';
 import { listTeams, requireTeam } from '../service/teams';
-import { knownFlags, parseFlags } from './flags';
+import { hostPort, knownFlags, parseFlags } from './flags';
 import { stateFolder, withState } from './teams';
 
 const USAGE = 'glance agents add HOST:PORT --token T [--team NAME] [--state DIR] | glance agents list [--state DIR]';
@@ -17,11 +17,9 @@ export async function agentsCommand(args: string[]): Promise<number> {
   const [action, address] = words;
   if (action === 'add') {
     knownFlags('agents add', flags, ['token', 'team', 'state']);
-    const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(address ?? '');
-    if (!match) throw new InvalidOptionError('address', `glance agents add takes the agent's HOST:PORT, e.g. 10.0.0.5:4780; got '${address ?? ''}'. ${USAGE}`);
     const token = typeof flags.token === 'string' ? flags.token : process.env.GLANCE_AGENT_TOKEN;
     if (!token) throw new InvalidOptionError('token', `glance agents add needs the agent's token: --token T (the --token given to 'glance agent'), or GLANCE_AGENT_TOKEN.`);
-    const [host, port] = [match[1], Number(match[2])];
+    const { host, port } = hostPort("the agent's address", address ?? '', '10.0.0.5:4780');
     const agent = new AgentClient({ host, port, token });
     const health = await agent.health().catch((error: Error) => {
       throw new InvalidOptionError('address', `No Glance agent answered at ${host}:${port} with that token (${error.message}). Start it with 'glance agent --listen ${host}:${port} --token T'.`);

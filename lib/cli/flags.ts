@@ -21,3 +21,10 @@ export function knownFlags(command: string, flags: Record<string, string | true>
     throw new InvalidOptionError(unknown[0], `glance ${command} does not take --${unknown[0]}; it takes ${known.map((k) => `--${k}`).join(', ')}.`);
   }
 }
+
+/** A `HOST:PORT` address (IPv6 hosts in brackets), or an error naming the flag, the value and an example. */
+export function hostPort(flag: string, value: string, example: string): { host: string; port: number } {
+  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(value);
+  if (!match || Number(match[2]) > 65535) throw new InvalidOptionError(flag, `${flag} takes HOST:PORT, e.g. ${example}; got '${value}'.`);
+  return { host: match[1], port: Number(match[2]) };
+}

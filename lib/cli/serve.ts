@@ -3,7 +3,7 @@ import { InvalidOptionError } from '../config/errors';
 import { defaultStateDir } from '../config/state-dir';
 import { startServer } from '../server/serve';
 import { DEFAULT_SERVER_TOKEN_TTL_MS } from '../server/app';
-import { knownFlags, parseFlags } from './flags';
+import { hostPort, knownFlags, parseFlags } from './flags';
 
 const DEFAULT_LISTEN = '127.0.0.1:4790';
 
@@ -16,8 +16,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const { flags } = parseFlags(args, ['trust-proxy']);
   knownFlags('serve', flags, ['listen', 'state', 'tls-cert', 'tls-key', 'token-ttl', 'retain-days', 'trust-proxy']);
   const listen = stringFlag(flags, 'listen') ?? DEFAULT_LISTEN;
-  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(listen);
-  if (!match || Number(match[2]) > 65535) throw new InvalidOptionError('listen', `--listen takes HOST:PORT, e.g. ${DEFAULT_LISTEN} or 0.0.0.0:4790; got '${listen}'.`);
+  const { host, port } = hostPort('--listen', listen, `${DEFAULT_LISTEN} or 0.0.0.0:4790`);
   const cert = stringFlag(flags, 'tls-cert');
   const key = stringFlag(flags, 'tls-key');
   if (Boolean(cert) !== Boolean(key)) throw new InvalidOptionError(cert ? 'tls-key' : 'tls-cert', 'HTTPS needs both --tls-cert and --tls-key (PEM files).');
@@ -28,10 +27,10 @@ export async function serveCommand(args: string[]): Promise<number> {
   const retainDays = retain === undefined ? undefined : Number(retain);
   if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 1)) throw new InvalidOptionError('retain-days', `--retain-days takes a whole number of days, at least 1; got '${retain}'.`);
 
-  const server = await startServer({ host: match[1], port: Number(match[2]), stateDir, tls, tokenTtlMs: ttl ? parseDuration('token-ttl', ttl) : DEFAULT_SERVER_TOKEN_TTL_MS, retainDays, trustProxy: flags['trust-proxy'] === true });
+  const server = await startServer({ host, port, stateDir, tls, tokenTtlMs: ttl ? parseDuration('token-ttl', ttl) : DEFAULT_SERVER_TOKEN_TTL_MS, retainDays, trustProxy: flags['trust-proxy'] === true });
   const { alive, ended } = server.reconciled;
   console.log(`Glance team server on ${server.url} (state in ${stateDir}). ${alive.length} sandbox(es) still running taken up, ${ended.length} found ended.`);
-  if (!tls && !['127.0.0.1', 'localhost', '::1'].includes(match[1])) {
+  if (!tls && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
     console.log('Serving plain HTTP beyond loopback: keys and tokens cross the network in clear. Use --tls-cert and --tls-key, or a reverse proxy that speaks HTTPS (docs/server.md).');
   }
   await new Promise<void>((resolve) => {
