@@ -25,6 +25,10 @@ const USAGE = `Usage: glance <command>
                                          the element cache in .glance/glance.db
   report [--json reports/json] [--out reports]
                                          write the HTML report of a Cucumber run
+  report --merge PATH... [--out reports] [--run ID]
+                                         one report of a run's shards (message files, JSON files or reports folders)
+  report --publish [--json reports/json] [--run ID]
+                                         send a run's results and evidence to the team server
   stats [--runs N] [--json]              usage analytics of the last runs: commands, locate time, cache hits, slowest descriptions
   serve [--listen HOST:PORT] [--state DIR] [--tls-cert F --tls-key F] [--token-ttl 1h] [--retain-days 30] [--trust-proxy]
                                          the team server: the Service over HTTP for clients with apiRoot

@@ -29,10 +29,22 @@ export async function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): P
   if (!files.length) {
     throw new InvalidOptionError('jsonDir', `No Cucumber JSON in ${jsonDir}. Run the features with a 'json:${path.join(jsonDir, 'cucumber.json')}' format first (npm run features does).`);
   }
-  // Compiled, this file is dist/lib/report/html-report.js: the package root is three folders up.
-  const version = GLANCE_VERSION;
   // Each feature's metadata says what its own scenarios ran with; the reporter reads it from the JSON.
-  const parsed = files.map((file) => JSON.parse(fs.readFileSync(path.join(jsonDir, file), 'utf8')) as CucumberJsonFeature[]);
+  const parsed = files.map((file) => ({ name: file, features: JSON.parse(fs.readFileSync(path.join(jsonDir, file), 'utf8')) as CucumberJsonFeature[] }));
+  return renderHtmlReport(parsed, reportPath);
+}
+
+/** A line of the run's own facts, shown above the features. */
+export interface RunFact { label: string; value: string }
+
+/**
+ * Writes the HTML report of Cucumber JSON reports already read (`name` is
+ * each one's file name), with `runFacts` beside the run's vision model usage.
+ */
+export async function renderHtmlReport(reports: { name: string; features: CucumberJsonFeature[] }[], reportPath: string, runFacts: RunFact[] = []): Promise<string> {
+  const version = GLANCE_VERSION;
+  const parsed = reports.map((r) => r.features);
+  const files = reports.map((r) => r.name);
   const runUsage = describeUsage(sumUsage(parsed.flat()));
   const media = new MediaStore(reportPath);
   for (const features of parsed) await enrichFeatures(features as JsonFeature[], media);
@@ -65,7 +77,7 @@ export async function writeHtmlReport({ jsonDir, reportPath }: ReportOptions): P
       displayReportTime: true,
       customMetadata: true,
       // The run's total, above the features.
-      customData: { title: 'Run', data: [{ label: 'Vision model usage', value: runUsage }] },
+      customData: { title: 'Run', data: [...runFacts, { label: 'Vision model usage', value: runUsage }] },
       disableLog: true,
     });
   } finally {

@@ -1,9 +1,9 @@
 import fs from 'fs';
 import path from 'path';
 import type { Db } from '../store/db';
-import type { ScenarioReport } from '../types/runs';
+import type { EvidenceRow, ResultRow, ScenarioReport } from '../types/runs';
 
-export type { ScenarioReport };
+export type { EvidenceRow, ResultRow, ScenarioReport };
 
 /**
  * Runs reported to the team server: one row per scenario attempt, with its
@@ -12,20 +12,6 @@ export type { ScenarioReport };
  * as one run; a scenario is its feature file and name (and example row), so
  * its history survives edits that move its line.
  */
-export interface EvidenceRow {
-  id: number;
-  kind: string;
-  contentType: string;
-  bytes: number;
-}
-
-export interface ResultRow extends Omit<ScenarioReport, 'willRetry'> {
-  id: number;
-  willRetry: boolean;
-  finishedAt: string;
-  evidence: EvidenceRow[];
-}
-
 export interface RunSummary {
   runId: string;
   startedAt: string;

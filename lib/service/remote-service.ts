@@ -4,7 +4,7 @@ import { InvalidOptionError, noOpenSession, StateError } from '../config/errors'
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import type { CommandRecord } from '../types/analytics';
-import type { ScenarioReport } from '../types/runs';
+import type { ResultRow, ScenarioReport } from '../types/runs';
 import { ConnectionError, HttpClient, HttpTarget } from '../sandbox/http-client';
 import { OWN_VERSION, VersionInfo, versionMismatch } from '../util/version';
 import { sleep } from '../util/wait';
@@ -225,6 +225,18 @@ export class RemoteService implements Service {
       if (answer.status >= 400) throw fromWire(JSON.parse(answer.data.toString('utf8')).error as WireError);
     }
     return id;
+  }
+
+  /** Every scenario attempt the team server holds of a run, with its evidence files. */
+  async runResults(token: string, runId: string): Promise<ResultRow[]> {
+    return this.call<ResultRow[]>('GET', `/v1/runs/${encodeURIComponent(runId)}`, undefined, { repeatable: true, token });
+  }
+
+  /** The bytes of an evidence file the team server keeps. */
+  async evidenceBytes(token: string, id: number): Promise<Buffer> {
+    const answer = await this.http.send('GET', `/v1/evidence/${id}`, undefined, CALL_MARGIN_MS, undefined, await this.extras(token));
+    if (answer.status >= 400) throw fromWire(this.json(answer.data, answer.status, `/v1/evidence/${id}`).error as WireError);
+    return answer.data;
   }
 
   async recordCommands(token: string, records: CommandRecord[]): Promise<number> {

@@ -14,3 +14,18 @@ export interface ScenarioReport {
   failingStep: string | null;
   error: string | null;
 }
+
+/** An evidence file the team server keeps for a scenario attempt. */
+export interface EvidenceRow {
+  id: number;
+  kind: string;
+  contentType: string;
+  bytes: number;
+}
+
+/** A scenario attempt as the team server gives it back, with its evidence files. */
+export interface ResultRow extends ScenarioReport {
+  id: number;
+  finishedAt: string;
+  evidence: EvidenceRow[];
+}

@@ -161,6 +161,33 @@ test('glance report --publish sends an existing Cucumber JSON report to the serv
   assert.deepEqual(results[0].evidence.map((e) => e.kind).sort(), ['clip', 'failure']);
 });
 
+test("glance report --merge takes a shard's failure screenshot and clip from the team server when its files were not brought along", async () => {
+  // The shard's JSON alone, on another machine: none of the files it names are there.
+  const elsewhere = fs.mkdtempSync(path.join(path.dirname(state.stateDir), 'merging-machine-'));
+  const json = path.join(elsewhere, 'shard-1.json');
+  const moved = path.join(elsewhere, 'gone');
+  fs.copyFileSync(path.join(clientDir, 'json', 'cucumber.json'), json);
+  fs.mkdirSync(moved);
+  for (const folder of ['screenshots', 'recordings']) fs.renameSync(path.join(clientDir, folder), path.join(moved, folder));
+  try {
+    const merge = (env: Record<string, string>) => promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'report', '--merge', json, '--out', path.join(elsewhere, 'report')], {
+      cwd: elsewhere, encoding: 'utf8', env: { ...process.env, GLANCE_API_KEY: state.apiKey, GLANCE_API_ROOT: server.url, ...env },
+    });
+    const alone = await merge({ GLANCE_RUN_ID: '' });
+    assert.match(alone.stderr, /found neither beside their shard \(give the run with --run or GLANCE_RUN_ID to look on the team server too\)/);
+    assert.match(alone.stderr, /The payment goes through: failure /);
+    const withServer = await merge({ GLANCE_RUN_ID: RUN });
+    assert.doesNotMatch(withServer.stderr, /: (failure|clip) /, 'the failure screenshot and the clip came from the server');
+    assert.match(withServer.stderr, /: picture /, 'the find screens, which shards do not upload, are still named');
+    const fetched = fs.readdirSync(path.join(elsewhere, 'report', 'shard-evidence')).map((f) => path.extname(f) === '.mp4' ? 'clip' : 'picture').sort();
+    assert.deepEqual(fetched, ['clip', 'picture']);
+    const page = fs.readdirSync(path.join(elsewhere, 'report', 'features')).map((f) => fs.readFileSync(path.join(elsewhere, 'report', 'features', f), 'utf8')).join('');
+    assert.match(page, /<video[^>]+src="\.\.\/media\/[0-9a-f]+\.mp4/);
+  } finally {
+    for (const folder of ['screenshots', 'recordings']) fs.renameSync(path.join(moved, folder), path.join(clientDir, folder));
+  }
+});
+
 test("a running sandbox is watched live from the console, its screen bridged through the server; another team's key cannot", async () => {
   const fixtures = await fixtureServer();
   const client = new Client(state.apiKey, { apiRoot: server.url, stateDir: clientDir, preview: 'none', logging: false });
