@@ -9,6 +9,7 @@ import { statsCommand } from './stats';
 import { serveCommand } from './serve';
 import { keysCommand, teamsCommand } from './teams';
 import { agentsCommand } from './agents';
+import { imageCommand } from './image';
 
 const USAGE = `Usage: glance <command>
 
@@ -30,7 +31,7 @@ const USAGE = `Usage: glance <command>
   report --publish [--json reports/json] [--run ID]
                                          send a run's results and evidence to the team server
   stats [--runs N] [--json]              usage analytics of the last runs: commands, locate time, cache hits, slowest descriptions
-  serve [--listen HOST:PORT] [--state DIR] [--tls-cert F --tls-key F] [--token-ttl 1h] [--retain-days 30] [--trust-proxy]
+  serve [--listen HOST:PORT] [--state DIR] [--tls-cert F --tls-key F] [--token-ttl 1h] [--retain-days 30] [--trust-proxy] [--backend local|docker]
                                          the team server: the Service over HTTP for clients with apiRoot
   teams add NAME [--sandboxes N] | teams list [--state DIR]
                                          the team server's teams and their sandbox limits
@@ -38,6 +39,8 @@ const USAGE = `Usage: glance <command>
                                          a team's API keys (shown once, stored hashed)
   agents add HOST:PORT --token T [--team NAME] | agents list [--state DIR]
                                          agents of your own machines, reached through the team server
+  image build [--tag T] [--base IMAGE] [--node PATH]
+                                         the sandbox image for the docker backend (deploy/Dockerfile)
 `;
 
 /** Dispatches `glance <command>`; resolves to the exit code. */
@@ -56,6 +59,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'teams': return teamsCommand(rest);
     case 'keys': return keysCommand(rest);
     case 'agents': return agentsCommand(rest);
+    case 'image': return imageCommand(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return 0;

@@ -1,5 +1,5 @@
 import { AgentClient } from '../sandbox/agent-client';
-import { processAlive, SandboxRegistry } from '../sandbox/registry';
+import { sandboxAlive, SandboxRegistry } from '../sandbox/registry';
 import { reapLeftovers } from '../sandbox/local-provider';
 import { parseFlags } from './flags';
 import { defaultStateDir } from '../config/state-dir';
@@ -13,7 +13,7 @@ export async function sandboxesCommand(args: string[]): Promise<number> {
     const records = registry.list();
     if (!records.length) console.log('No sandboxes recorded.');
     for (const r of records) {
-      const state = r.state === 'running' && !processAlive(r.pid) ? 'gone' : r.state;
+      const state = r.state === 'running' && !sandboxAlive(r) ? 'gone' : r.state;
       console.log(`${r.id}  ${state.padEnd(8)} ${r.width}x${r.height}  display ${r.display}  port ${r.port}  since ${r.createdAt}${r.stopReason ? `  (${r.stopReason})` : ''}`);
     }
     return 0;

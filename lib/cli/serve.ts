@@ -14,7 +14,7 @@ const DEFAULT_LISTEN = '127.0.0.1:4790';
  */
 export async function serveCommand(args: string[]): Promise<number> {
   const { flags } = parseFlags(args, ['trust-proxy']);
-  knownFlags('serve', flags, ['listen', 'state', 'tls-cert', 'tls-key', 'token-ttl', 'retain-days', 'trust-proxy']);
+  knownFlags('serve', flags, ['listen', 'state', 'tls-cert', 'tls-key', 'token-ttl', 'retain-days', 'trust-proxy', 'backend']);
   const listen = stringFlag(flags, 'listen') ?? DEFAULT_LISTEN;
   const { host, port } = hostPort('--listen', listen, `${DEFAULT_LISTEN} or 0.0.0.0:4790`);
   const cert = stringFlag(flags, 'tls-cert');
@@ -27,7 +27,9 @@ export async function serveCommand(args: string[]): Promise<number> {
   const retainDays = retain === undefined ? undefined : Number(retain);
   if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 1)) throw new InvalidOptionError('retain-days', `--retain-days takes a whole number of days, at least 1; got '${retain}'.`);
 
-  const server = await startServer({ host, port, stateDir, tls, tokenTtlMs: ttl ? parseDuration('token-ttl', ttl) : DEFAULT_SERVER_TOKEN_TTL_MS, retainDays, trustProxy: flags['trust-proxy'] === true });
+  const backend = stringFlag(flags, 'backend') ?? 'local';
+  if (backend !== 'local' && backend !== 'docker') throw new InvalidOptionError('backend', `--backend takes 'local' (a process per sandbox here) or 'docker' (a container per sandbox); got '${backend}'.`);
+  const server = await startServer({ host, port, stateDir, tls, tokenTtlMs: ttl ? parseDuration('token-ttl', ttl) : DEFAULT_SERVER_TOKEN_TTL_MS, retainDays, trustProxy: flags['trust-proxy'] === true, backend });
   const { alive, ended } = server.reconciled;
   console.log(`Glance team server on ${server.url} (state in ${stateDir}). ${alive.length} sandbox(es) still running taken up, ${ended.length} found ended.`);
   if (!tls && !['127.0.0.1', 'localhost', '::1'].includes(host)) {

@@ -116,6 +116,7 @@ export class ClientSession {
     const spec = {
       os: this.options.os, width: this.options.width, height: this.options.height, keepAlive: this.keepAlive,
       environment: this.options.environment, preview, sandboxHome: this.options.sandboxHome, runAsRoot: this.options.runAsRoot,
+      ...(this.options.sandboxBackend ? { backend: this.options.sandboxBackend } : {}),
       sandboxAmi: o.sandboxAmi ?? this.options.sandboxAmi, sandboxInstance: o.sandboxInstance ?? this.options.sandboxInstance,
       connectTimeout: this.options.connectTimeout,
     };

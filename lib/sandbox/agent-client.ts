@@ -17,7 +17,10 @@ export interface AgentHealth {
 }
 
 /** Where an agent listens and the token it requires; behind the team server, a path of the server. */
-export type AgentEndpoint = HttpTarget;
+export interface AgentEndpoint extends HttpTarget {
+  /** false: the agent cannot write into this machine's shared memory (it runs in a container), so frames come over HTTP. */
+  sharedMemory?: boolean;
+}
 
 export class AgentRequestError extends Error {
   constructor(readonly status: number, message: string) {
@@ -108,7 +111,7 @@ export class AgentClient {
     this.sharedFrame = null;
     // Behind the team server (a base path), frames travel over HTTP: the server does not pass on frame files.
     const local = ['127.0.0.1', 'localhost', '::1'].includes(this.endpoint.host) && !this.endpoint.basePath;
-    if (this.options.sharedMemory !== false && local && fs.existsSync(FRAME_DIR)) {
+    if (this.options.sharedMemory !== false && this.endpoint.sharedMemory !== false && local && fs.existsSync(FRAME_DIR)) {
       try {
         removeStaleFrameFilesOnce();
         const path = frameFilePath('client', randomBytes(4).toString('hex'));

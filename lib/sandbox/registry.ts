@@ -26,6 +26,9 @@ export interface SandboxRecord {
   workDir: string;
   createdAt: string;
   state: 'running' | 'stopped';
+  /** Where it runs: absent or 'local' for a supervisor process here, 'docker' for a container (its id in `container`). */
+  backend?: 'local' | 'docker';
+  container?: string;
   stoppedAt?: string;
   stopReason?: string;
 }
@@ -100,6 +103,12 @@ export class SandboxRegistry {
       }
     }
   }
+}
+
+/** Whether a sandbox still runs: its supervisor process here, or (docker) its container, whose end Docker's events record. */
+export function sandboxAlive(record: SandboxRecord): boolean {
+  if (record.state !== 'running') return false;
+  return record.backend === 'docker' ? true : processAlive(record.pid);
 }
 
 export function processAlive(pid: number): boolean {

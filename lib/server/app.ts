@@ -34,6 +34,8 @@ export interface ServerOptions {
   maxQueueWaitMs?: number;
   /** Runs, evidence, screenshots, cache entries and usage records older than this are pruned (default 30). */
   retainDays?: number;
+  /** Where sandboxes run when a client does not say (default 'local'). */
+  backend?: 'local' | 'docker';
 }
 
 export const DEFAULT_SERVER_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -64,7 +66,7 @@ export interface ServerContext {
  * and each sandbox's agent reached through it.
  */
 export async function buildServer(options: ServerOptions): Promise<{ app: App; service: LocalService }> {
-  const service = new LocalService(options.stateDir, { tokenTtlMs: options.tokenTtlMs ?? DEFAULT_SERVER_TOKEN_TTL_MS, teamServer: true, maxQueueWaitMs: options.maxQueueWaitMs });
+  const service = new LocalService(options.stateDir, { tokenTtlMs: options.tokenTtlMs ?? DEFAULT_SERVER_TOKEN_TTL_MS, teamServer: true, maxQueueWaitMs: options.maxQueueWaitMs, backend: options.backend });
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),

@@ -39,6 +39,7 @@ export const SandboxSpec = Type.Object({
   preview: Type.Union([Type.Literal('browser'), Type.Literal('ide'), Type.Literal('none')]),
   sandboxHome: Type.Optional(Nullable(Type.String())),
   runAsRoot: Type.Optional(Type.Boolean()),
+  backend: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('docker')])),
   sandboxAmi: Type.Optional(Type.String()),
   sandboxInstance: Type.Optional(Type.String()),
   /** How long connect() may wait in the queue for a slot, ms. */
@@ -50,7 +51,7 @@ export const AttachBody = Type.Object({ host: Type.String({ minLength: 1, maxLen
 export const SandboxSession = Type.Object({
   instance: Type.Object({
     instanceId: Type.String(), ip: Type.String(), vncPort: Nullable(Type.Integer()), os: Os, resolution: Type.String(),
-    provider: Type.Union([Type.Literal('local'), Type.Literal('ip')]), rejoined: Type.Boolean(), display: Nullable(Type.String()),
+    provider: Type.Union([Type.Literal('local'), Type.Literal('docker'), Type.Literal('ip')]), rejoined: Type.Boolean(), display: Nullable(Type.String()),
     agentPort: Type.Integer(), createdAt: Nullable(Type.String()),
   }, Closed),
   /** The sandbox's agent as the client reaches it: a path of this server, with a token for that sandbox alone. */

@@ -2,7 +2,7 @@ import { AddressInfo } from 'net';
 import { openDb } from '../store/db';
 import { markEnded, openSandboxes } from '../service/sandbox-owners';
 import { endOpenSessions } from '../service/session-log';
-import { processAlive, SandboxRegistry } from '../sandbox/registry';
+import { sandboxAlive, SandboxRegistry } from '../sandbox/registry';
 import { App, buildServer, ServerOptions } from './app';
 
 export interface RunningServer {
@@ -21,8 +21,10 @@ export interface RunningServer {
  * records the others as ended.
  */
 export async function startServer(options: ServerOptions & { host: string; port: number }): Promise<RunningServer> {
+  const { app, service } = await buildServer(options);
+  // The backend's word first: containers that ended or passed their deadline are recorded as stopped.
+  await service.reconcileBackends();
   const reconciled = reconcile(options.stateDir);
-  const { app } = await buildServer(options);
   await app.listen({ host: options.host, port: options.port });
   const { port } = app.server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -44,9 +46,9 @@ export function reconcile(stateDir: string): { alive: string[]; ended: string[] 
     endOpenSessions(db, 'the server stopped');
     for (const row of openSandboxes(db)) {
       // An agent of your own outlives the server; a session on it is connected again by attaching.
-      if (row.provider !== 'local') continue;
+      if (row.provider === 'ip') continue;
       const record = registry.read(row.sandboxId);
-      if (record && record.state === 'running' && processAlive(record.pid)) {
+      if (record && sandboxAlive(record)) {
         alive.push(row.sandboxId);
       } else {
         markEnded(db, row.sandboxId, record?.stopReason ? `stopped: ${record.stopReason}` : 'found gone when the server started');

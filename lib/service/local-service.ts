@@ -20,9 +20,10 @@ import { keyActive, teamById } from './teams';
 import { markEnded, openSandboxesOf, OwnerRow, ownerOf, recordOwner } from './sandbox-owners';
 import { SandboxQueue } from './sandbox-queue';
 import { sessionEnded, sessionOpened } from './session-log';
-import { processAlive } from '../sandbox/registry';
+import { sandboxAlive } from '../sandbox/registry';
+import { DockerProvider } from '../sandbox/docker-provider';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../config/options';
-import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
+import { AssertRequest, AuthResult, LocateRequest, SandboxBackendName, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
 import { FindSession } from './find-session';
 import { agentAt, agentById } from './agent-registry';
 import { ConnectionError } from '../sandbox/http-client';
@@ -45,6 +46,8 @@ export interface LocalServiceOptions {
    * server's admin rather than at this machine's state folder.
    */
   teamServer?: boolean;
+  /** Where sandboxes run when a client does not say (`glance serve --backend`; default 'local'). */
+  backend?: SandboxBackendName;
   /** The longest a connect waits in the queue of a team at its limit, whatever the client asks (default 10 minutes). */
   maxQueueWaitMs?: number;
 }
@@ -60,6 +63,8 @@ export class LocalService implements Service {
   private db: Db | null = null;
   private readonly registry: SandboxRegistry;
   private readonly provider: LocalProvider;
+  /** Made on first use: only the docker backend talks to Docker. */
+  private docker: DockerProvider | null = null;
   /** Sandboxes this Service created, rejoined or attached, by instance id: where their agents listen. */
   private readonly sandboxes = new Map<string, { agent: AgentEndpoint; resolution: string }>();
   private readonly sessions = new Map<string, { find: FindSession; team: number; sandboxId: string }>();
@@ -74,6 +79,15 @@ export class LocalService implements Service {
   constructor(private readonly stateDir: string, private readonly options: LocalServiceOptions = {}) {
     this.registry = new SandboxRegistry(stateDir);
     this.provider = new LocalProvider(this.registry);
+  }
+
+  private dockerProvider(): DockerProvider {
+    return (this.docker ??= new DockerProvider(this.registry));
+  }
+
+  /** After a restart: the docker backend's containers are taken from Docker's labels, and those past their deadline ended. */
+  async reconcileBackends(): Promise<string[]> {
+    return this.options.backend === 'docker' ? this.dockerProvider().reconcile() : [];
   }
 
   /** The process's Service for a state folder. */
@@ -136,7 +150,7 @@ export class LocalService implements Service {
    * (started before owners were recorded), which it then owns. Any other is
    * answered as unknown, so that a team cannot learn of another's sandboxes.
    */
-  private claim(claims: TokenClaims, sandboxId: string, provider: 'local' | 'ip', resolution: string): void {
+  private claim(claims: TokenClaims, sandboxId: string, provider: OwnerRow['provider'], resolution: string): void {
     const db = this.store();
     const owner = ownerOf(db, sandboxId);
     const released = owner?.provider === 'ip' && owner.endedAt !== null;
@@ -150,14 +164,20 @@ export class LocalService implements Service {
 
   /** The team's sandboxes that the backend says still run: the local registry's live processes, and attached agents not released. */
   runningSandboxes(team: number): OwnerRow[] {
-    return openSandboxesOf(this.store(), team).filter((row) => row.provider !== 'local' || this.localAlive(row.sandboxId));
+    return openSandboxesOf(this.store(), team).filter((row) => row.provider === 'ip' || this.localAlive(row.sandboxId));
+  }
+
+  /** Whether a sandbox still runs, asking the backend now: a container's end may not have been reported yet. */
+  private async aliveNow(sandboxId: string): Promise<boolean> {
+    if (this.registry.read(sandboxId)?.backend === 'docker') return this.dockerProvider().confirmAlive(sandboxId);
+    return this.localAlive(sandboxId);
   }
 
   /** Whether a local sandbox still runs; one whose agent died is cleaned up (its X server ended) and recorded as stopped. */
   private localAlive(sandboxId: string): boolean {
     const record = this.registry.read(sandboxId);
     if (!record || record.state !== 'running') return false;
-    if (processAlive(record.pid)) return true;
+    if (sandboxAlive(record)) return true;
     reapLeftovers(record);
     this.registry.markStopped(sandboxId, 'found dead: its agent process is gone');
     return false;
@@ -171,7 +191,7 @@ export class LocalService implements Service {
     let reaped = 0;
     for (const [id, session] of this.sessions) {
       const provider = ownerOf(this.store(), session.sandboxId)?.provider ?? 'local';
-      if (provider !== 'local' || this.localAlive(session.sandboxId)) continue;
+      if (provider === 'ip' || this.localAlive(session.sandboxId)) continue;
       session.find.close();
       this.sessions.delete(id);
       markEnded(this.store(), session.sandboxId, 'found gone while a session was open');
@@ -235,12 +255,14 @@ export class LocalService implements Service {
     const wait = Math.min(spec.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS, this.options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS);
     const endReservation = team ? await this.queue.acquire(team, wait) : () => undefined;
     try {
-      const record = await this.provider.create({
+      const sandbox = {
         // The team server's console shows every sandbox live, whatever the client's own preview.
         width: spec.width, height: spec.height, keepAlive: spec.keepAlive, environment: spec.environment, vnc: spec.preview !== 'none' || Boolean(this.options.teamServer),
         homeSeed: spec.sandboxHome, runAsRoot: spec.runAsRoot,
-      });
-      recordOwner(this.store(), { sandboxId: record.id, teamId: claims.team, keyId: claims.key, provider: 'local', resolution: `${record.width}x${record.height}` });
+      };
+      const backend = spec.backend ?? this.options.backend ?? 'local';
+      const record = backend === 'docker' ? await this.dockerProvider().create(sandbox, { team: claims.team }) : await this.provider.create(sandbox);
+      recordOwner(this.store(), { sandboxId: record.id, teamId: claims.team, keyId: claims.key, provider: backend, resolution: `${record.width}x${record.height}` });
       return this.remember(toSession(record, false));
     } finally {
       endReservation();
@@ -253,13 +275,13 @@ export class LocalService implements Service {
     if (owner && owner.teamId !== claims.team) throw this.unknownSandbox(sandboxId);
     let record: SandboxRecord;
     try {
-      record = await this.provider.rejoin(sandboxId);
+      record = this.registry.read(sandboxId)?.backend === 'docker' ? await this.dockerProvider().rejoin(sandboxId) : await this.provider.rejoin(sandboxId);
     } catch (error) {
       // The backend's word on liveness wins: a sandbox it finds gone is recorded as ended.
       if (owner && !owner.endedAt) markEnded(this.store(), sandboxId, (error as Error).message);
       throw error;
     }
-    this.claim(claims, sandboxId, 'local', `${record.width}x${record.height}`);
+    this.claim(claims, sandboxId, record.backend ?? 'local', `${record.width}x${record.height}`);
     return this.remember(toSession(record, true));
   }
 
@@ -345,8 +367,9 @@ export class LocalService implements Service {
       return await work(find);
     } catch (error) {
       const sandboxId = this.sessions.get(sessionId)?.sandboxId;
-      if (!(error instanceof ConnectionError) || !sandboxId || ownerOf(this.store(), sandboxId)?.provider === 'ip' || this.localAlive(sandboxId)) throw error;
-      throw new SandboxError(`Sandbox '${sandboxId}' is gone: its agent ended or crashed (${error.message}). Connect again for a new sandbox.`);
+      if (!(error instanceof ConnectionError) || !sandboxId || ownerOf(this.store(), sandboxId)?.provider === 'ip' || await this.aliveNow(sandboxId)) throw error;
+      const why = this.registry.read(sandboxId)?.backend === 'docker' ? this.registry.read(sandboxId)?.stopReason ?? 'its container ended' : 'its agent ended or crashed';
+      throw new SandboxError(`Sandbox '${sandboxId}' is gone: ${why} (${error.message}). Connect again for a new sandbox.`);
     }
   }
 
@@ -393,6 +416,8 @@ export class LocalService implements Service {
       if (owner && (keepAlive === 0 || owner.provider === 'ip')) markEnded(this.store(), sandboxId, keepAlive === 0 ? 'stopped' : 'released');
       if (owner) this.queue.wakeAll(owner.teamId);
     } finally {
+      // A stopped container (or one that died) is waited for until it is gone: nothing of it is left when disconnect returns.
+      if (keepAlive === 0 && this.registry.read(sandboxId)?.backend === 'docker') await this.dockerProvider().removed(sandboxId);
       session.close();
       if (!this.sessions.size) this.idle();
     }
@@ -434,6 +459,7 @@ export class LocalService implements Service {
     if (this.idleStop) clearTimeout(this.idleStop);
     this.idleStop = null;
     this.close();
+    this.docker?.close();
     await this.stopEngines();
   }
 
@@ -458,9 +484,10 @@ function toSession(record: SandboxRecord, rejoined: boolean): SandboxSession {
   return {
     instance: {
       instanceId: record.id, ip: '127.0.0.1', vncPort: record.vncPort, os: record.os,
-      resolution: `${record.width}x${record.height}`, provider: 'local', rejoined,
+      resolution: `${record.width}x${record.height}`, provider: record.backend ?? 'local', rejoined,
       display: record.display, agentPort: record.port, createdAt: record.createdAt,
     },
-    agent: { host: '127.0.0.1', port: record.port, token: record.token },
+    // A container's agent cannot reach this machine's shared memory.
+    agent: { host: '127.0.0.1', port: record.port, token: record.token, ...(record.backend === 'docker' ? { sharedMemory: false } : {}) },
   };
 }

@@ -9,7 +9,7 @@ export interface OwnerRow {
   sandboxId: string;
   teamId: number;
   keyId: number;
-  provider: 'local' | 'ip';
+  provider: 'local' | 'docker' | 'ip';
   resolution: string;
   createdAt: string;
   endedAt: string | null;

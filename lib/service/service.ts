@@ -14,6 +14,8 @@ import type { CommandRecord } from '../types/analytics';
  * Transport-neutral: every argument and result is plain data, so LocalService
  * runs in-process and a remote transport speaks the same interface over HTTP.
  */
+export type SandboxBackendName = 'local' | 'docker';
+
 export interface SandboxSpec {
   os: Os;
   width: number;
@@ -25,6 +27,8 @@ export interface SandboxSpec {
   sandboxHome?: string | null;
   /** Run programs as root rather than as the sandbox's user. */
   runAsRoot?: boolean;
+  /** Where the sandbox runs: a process here ('local') or a container ('docker'); absent: the Service's default. */
+  backend?: SandboxBackendName;
   sandboxAmi?: string;
   sandboxInstance?: string;
   /** How long connect() may wait for a free slot when the team is at its limit (the team server's queue), ms. */
@@ -39,7 +43,7 @@ export interface SandboxInstance {
   os: Os;
   resolution: string;
   /** `local` for a sandbox on this machine, `ip` for an agent you run yourself. */
-  provider: 'local' | 'ip';
+  provider: 'local' | 'docker' | 'ip';
   /** True when connect() joined a sandbox that was already running. */
   rejoined: boolean;
   display: string | null;

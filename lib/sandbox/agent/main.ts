@@ -8,7 +8,8 @@
  *
  * Started detached by the local provider, which writes the config as one JSON
  * line on stdin (so the token is never on a command line) and reads one JSON
- * "ready" line back from stdout.
+ * "ready" line back from stdout. In a container (the docker backend), the
+ * config comes in GLANCE_SUPERVISOR_CONFIG instead.
  */
 import fs from 'fs';
 import net from 'net';
@@ -37,7 +38,13 @@ export interface SupervisorConfig {
   runAsRoot?: boolean;
 }
 
+/** The config: one JSON line on stdin, or (in a container, which has no one to write it) GLANCE_SUPERVISOR_CONFIG, removed before anything starts. */
 function readConfig(): Promise<SupervisorConfig> {
+  const fromEnvironment = process.env.GLANCE_SUPERVISOR_CONFIG;
+  if (fromEnvironment) {
+    delete process.env.GLANCE_SUPERVISOR_CONFIG;
+    return Promise.resolve(JSON.parse(fromEnvironment));
+  }
   return new Promise((resolve, reject) => {
     let input = '';
     process.stdin.setEncoding('utf8');

@@ -1,0 +1,93 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'child_process';
+import fs from 'fs';
+import { fixtureServer, newClient, testState } from '../helpers/glance';
+import { DockerProvider, SANDBOX_LABEL } from '../../lib/sandbox/docker-provider';
+import { SandboxRegistry } from '../../lib/sandbox/registry';
+import { SandboxError } from '../../lib/sdk';
+
+// The docker backend for real: sandboxes as containers of the image that
+// 'glance image build' made (npm run test:containers builds it first).
+
+const state = testState();
+
+/** Every container this suite's state folder started, running or not. */
+function containers(stateDir = state.stateDir): string[] {
+  const out = execFileSync('docker', ['ps', '-a', '--filter', `label=${SANDBOX_LABEL}`, '--filter', `label=glance.state-dir=${stateDir}`, '--format', '{{.Names}} {{.State}}'], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean);
+}
+
+after(() => {
+  for (const line of containers()) execFileSync('docker', ['rm', '-f', line.split(' ')[0]], { stdio: 'ignore' });
+});
+
+test('a docker sandbox: a page, a find, a command, the tree and the clip, as in a local one; nothing is left after disconnect', async () => {
+  const pages = await fixtureServer();
+  const client = newClient(state, { sandboxBackend: 'docker' });
+  try {
+    await client.auth();
+    const instance = await client.connect({ keepAlive: 0 });
+    assert.equal(instance.provider, 'docker');
+    assert.deepEqual(containers(), [`glance-${instance.instanceId} running`]);
+    // The page is served on the host's loopback: the container shares the host's network.
+    await client.provision.chrome({ url: `${pages.url}/acme/signup.html` });
+    const button = await client.find('Create account button');
+    assert.ok(button.found(), 'found on the page in the container');
+    assert.match(await client.exec('sh', 'cat /etc/debian_version; echo "$TZ $LANG"'), /^12\.\d+\nUTC C\.UTF-8/);
+    const tree = await client.requireAgent().a11ySnapshot();
+    assert.ok(tree.nodes.some((n) => n.name === 'Create account'), "the page's accessibility tree is read in the container");
+  } finally {
+    await client.disconnect();
+    await pages.close();
+  }
+  const clip = client.getRecording();
+  assert.ok(clip && fs.statSync(clip.file).size > 1000, 'the dashcam clip is on this machine');
+  assert.deepEqual(containers(), [], 'no container is left');
+});
+
+test('a container killed mid-scenario gives a clear error, and nothing is left running', async () => {
+  const client = newClient(state, { sandboxBackend: 'docker' });
+  await client.auth();
+  const instance = await client.connect({ keepAlive: 0 });
+  try {
+    execFileSync('docker', ['kill', `glance-${instance.instanceId}`], { stdio: 'ignore' });
+    const error = await client.find('Anything', { timeout: 2_000 }).then(() => null, (e: Error) => e);
+    assert.ok(error instanceof SandboxError, `the find fails with a SandboxError (${error})`);
+    assert.match(error.message, new RegExp(`Sandbox '${instance.instanceId}' is gone: its container ended \\(exit code 137\\).*Connect again for a new sandbox`));
+  } finally {
+    await client.disconnect().catch(() => undefined);
+  }
+  assert.deepEqual(containers(), []);
+  const record = new SandboxRegistry(state.stateDir).read(instance.instanceId);
+  assert.equal(record?.state, 'stopped', "Docker's event marked it stopped");
+  const again = newClient(state, { sandboxBackend: 'docker' });
+  await again.auth();
+  const rejoined = await again.connect({ sandboxId: instance.instanceId }).then(() => null, (e: Error) => e);
+  assert.ok(rejoined instanceof SandboxError && /stopped|gone/.test(rejoined.message), String(rejoined));
+});
+
+test('after a restart of the owning process, its containers are found by their labels: live ones taken up, expired ones ended', async () => {
+  const registry = new SandboxRegistry(state.stateDir);
+  const spec = { width: 1024, height: 768, keepAlive: 120_000, environment: {}, vnc: false, accessibility: false };
+  const kept = new DockerProvider(registry);
+  const expiring = new DockerProvider(registry, undefined, 60_000);
+  const live = await kept.create(spec);
+  const expired = await expiring.create(spec);
+  // The owning process ends without stopping them: its deadline timers go with it.
+  kept.close();
+  expiring.close();
+  const restarted = new DockerProvider(registry);
+  try {
+    // Two minutes on: past the second one's deadline label, well within the first one's.
+    const running = await restarted.reconcile(Date.now() + 120_000);
+    assert.deepEqual(running, [live.id]);
+    assert.equal(registry.read(expired.id)?.state, 'stopped');
+    assert.match(registry.read(expired.id)?.stopReason ?? '', /past its deadline/);
+    assert.deepEqual(containers(), [`glance-${live.id} running`]);
+    assert.equal((await restarted.rejoin(live.id)).id, live.id, 'the live one can be rejoined');
+  } finally {
+    restarted.close();
+    execFileSync('docker', ['rm', '-f', `glance-${live.id}`], { stdio: 'ignore' });
+  }
+});
