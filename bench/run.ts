@@ -13,6 +13,7 @@ import { appearBench } from './appear';
 import { stepsBench } from './steps';
 import { parallelBench } from './parallel';
 import { serverBench } from './server';
+import { scaleBench } from './scale';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
@@ -32,6 +33,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   steps: stepsBench,
   parallel: parallelBench,
   server: serverBench,
+  scale: scaleBench,
 };
 
 async function main(): Promise<void> {

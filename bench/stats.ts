@@ -4,7 +4,7 @@ import path from 'path';
 /** One benchmark figure: the samples, their median, and an optional target and baseline. */
 export interface Figure {
   name: string;
-  unit: 'ms';
+  unit: 'ms' | 'MB';
   median: number;
   p90: number;
   p95: number;
@@ -37,8 +37,8 @@ export async function sample(count: number, run: () => Promise<unknown>, warmup 
   return times;
 }
 
-export function figure(name: string, times: number[], target?: string): Figure {
-  return { name, unit: 'ms', median: round(median(times)), p90: round(quantile(times, 0.9)), p95: round(quantile(times, 0.95)), samples: times.length, target };
+export function figure(name: string, times: number[], target?: string, unit: Figure['unit'] = 'ms'): Figure {
+  return { name, unit, median: round(median(times)), p90: round(quantile(times, 0.9)), p95: round(quantile(times, 0.95)), samples: times.length, target };
 }
 
 export function withRatio(f: Figure, baseline: Figure): Figure {
@@ -48,7 +48,7 @@ export function withRatio(f: Figure, baseline: Figure): Figure {
 const round = (v: number, digits = 1) => Number(v.toFixed(digits));
 
 export function printTable(title: string, figures: Figure[]): void {
-  const rows = figures.map((f) => [f.name, `${f.median}`, `${f.p90}`, `${f.p95}`, `${f.samples}`, f.target ?? '', f.ratio ? `${f.ratio.value}x ${f.ratio.baseline}` : '']);
+  const rows = figures.map((f) => [f.name, `${f.median}${f.unit === 'ms' ? '' : ` ${f.unit}`}`, `${f.p90}${f.unit === 'ms' ? '' : ` ${f.unit}`}`, `${f.p95}${f.unit === 'ms' ? '' : ` ${f.unit}`}`, `${f.samples}`, f.target ?? '', f.ratio ? `${f.ratio.value}x ${f.ratio.baseline}` : '']);
   const header = ['figure', 'median ms', 'p90 ms', 'p95 ms', 'n', 'target', 'ratio'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
