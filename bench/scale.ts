@@ -3,6 +3,7 @@ import { Client } from '../lib/sdk';
 import { DEFAULT_SANDBOX_IMAGE } from '../lib/sandbox/docker-provider';
 import { fixtureServer, newClient, testState } from '../test/helpers/glance';
 import { Figure, figure, sample, withRatio } from './stats';
+import { runFeatures } from './parallel';
 
 /**
  * Scaling out: a sandbox as a Docker container (the image 'glance image
@@ -12,6 +13,7 @@ import { Figure, figure, sample, withRatio } from './stats';
  * test:containers sets both up).
  */
 const RUNS = 5;
+const FEATURE_RUNS = 2;
 
 async function connected(backend: 'local' | 'docker', state: { stateDir: string; apiKey: string }): Promise<Client> {
   const client = newClient(state, { sandboxBackend: backend, dashcam: false });
@@ -78,5 +80,16 @@ export async function scaleBench(): Promise<Figure[]> {
   } finally {
     await pages.close();
   }
+  // The example features with two workers, each with its own sandbox: processes here against containers.
+  const featureState = testState();
+  runFeatures(2, featureState); // fills the cache
+  const local: number[] = [];
+  const docker: number[] = [];
+  for (let i = 0; i < FEATURE_RUNS; i++) {
+    local.push(runFeatures(2, featureState, { GLANCE_SANDBOX_BACKEND: 'local' }));
+    docker.push(runFeatures(2, featureState, { GLANCE_SANDBOX_BACKEND: 'docker' }));
+  }
+  const localRun = figure('example features, warm, GLANCE_PARALLEL=2, local sandboxes: whole run', local);
+  figures.push(localRun, withRatio(figure('example features, warm, GLANCE_PARALLEL=2, docker sandboxes: whole run', docker), localRun));
   return figures;
 }

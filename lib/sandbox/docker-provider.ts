@@ -49,6 +49,8 @@ export class DockerProvider {
     private readonly registry: SandboxRegistry,
     private readonly image = process.env.GLANCE_SANDBOX_IMAGE || DEFAULT_SANDBOX_IMAGE,
     private readonly deadlineMs = DEFAULT_DEADLINE_MS,
+    /** The project's folder, seen read-only at the same path in every container. */
+    private readonly projectDir = process.cwd(),
   ) {}
 
   private engine(): Docker {
@@ -94,7 +96,8 @@ export class DockerProvider {
         Memory: DEFAULT_LIMITS.memoryBytes,
         NanoCpus: DEFAULT_LIMITS.cpus * 1e9,
         ShmSize: 512 * 1024 ** 2,
-        Binds: [`${workDir}:${workDir}`, `${recordings}:${recordings}`, ...(spec.homeSeed ? [`${spec.homeSeed}:${spec.homeSeed}:ro`] : [])],
+        // The project (file:// pages, programs it ships) read-only where it is here; the sandbox's own folders writable.
+        Binds: [...projectMount(this.projectDir), `${workDir}:${workDir}`, `${recordings}:${recordings}`, ...(spec.homeSeed ? [`${spec.homeSeed}:${spec.homeSeed}:ro`] : [])],
       },
     });
     const output = new PassThrough();
@@ -243,6 +246,17 @@ export class DockerProvider {
       throw new SandboxError(`No sandbox image '${this.image}' in Docker. Build it with 'npx glance image build', or name another with GLANCE_SANDBOX_IMAGE.`);
     }
   }
+}
+
+/** Folders of the system itself: a project there is not mounted, since it would hide the container's own. */
+const SYSTEM_FOLDERS = ['/', '/bin', '/boot', '/dev', '/etc', '/lib', '/lib64', '/opt', '/proc', '/run', '/sbin', '/sys', '/tmp', '/usr', '/var'];
+const SYSTEM_TREES = ['/usr/', '/etc/', '/proc/', '/sys/', '/dev/', '/opt/glance'];
+
+/** The project's folder as a read-only mount at the same path, unless it is a folder of the system, or in one. */
+export function projectMount(dir: string): string[] {
+  const resolved = path.resolve(dir);
+  if (SYSTEM_FOLDERS.includes(resolved) || SYSTEM_TREES.some((tree) => resolved.startsWith(tree))) return [];
+  return [`${resolved}:${resolved}:ro`];
 }
 
 interface ReadyAnswer { ready: boolean; error?: string; port: number; display: string; vncPort: number | null }

@@ -15,6 +15,7 @@ import type { SandboxUser } from './sandbox-user';
  *   <root>/tmp    TMPDIR
  *   <root>/browsers  the browsers' profiles: a reset leaves the kept browser's
  *   <root>/run    XDG_RUNTIME_DIR: the session bus's socket
+ *   <root>/old-home-N, old-tmp-N  what a reset moved aside, while it is removed
  *
  * It lives in the system's temp folder, not the state folder: a socket's path
  * must stay short, and the sandbox's user must be able to reach it.
@@ -25,6 +26,7 @@ export class SandboxFolder {
   /** Browser profiles; a reset leaves this folder alone, since the browser kept across scenarios still uses its profile. */
   readonly browsers: string;
   readonly run: string;
+  private resets = 0;
 
   constructor(
     readonly root: string,
@@ -49,11 +51,34 @@ export class SandboxFolder {
     this.makeHome();
   }
 
-  /** Back to the seed: only once nothing runs that holds the home. */
+  /**
+   * Back to the seed, once the scenario's programs have ended. The browser
+   * kept across scenarios still runs, and may write into the home (a crash
+   * reports folder, a font cache) while it is removed: so the old home is
+   * first moved aside in one step, and a new one made, before the old one
+   * is removed (the temp folder too). What a late writer puts in the old one goes with the folder
+   * when the sandbox stops.
+   */
   reset(): void {
-    fs.rmSync(this.home, { recursive: true, force: true });
-    for (const entry of fs.readdirSync(this.tmp)) fs.rmSync(path.join(this.tmp, entry), { recursive: true, force: true });
+    const n = ++this.resets;
+    const oldHome = this.moveAside(this.home, `old-home-${n}`);
     this.makeHome();
+    const oldTmp = this.moveAside(this.tmp, `old-tmp-${n}`);
+    fs.mkdirSync(this.tmp, { mode: 0o700 });
+    this.own(this.tmp);
+    for (const old of [oldHome, oldTmp]) {
+      try {
+        fs.rmSync(old, { recursive: true, force: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
+      }
+    }
+  }
+
+  private moveAside(dir: string, name: string): string {
+    const aside = path.join(this.root, name);
+    fs.renameSync(dir, aside);
+    return aside;
   }
 
   remove(): void {
