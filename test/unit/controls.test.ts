@@ -275,3 +275,12 @@ test('a value shown in a control looks for its control beside it only: the input
   assert.equal(fieldNear(g, { x: 150, y: 40, width: 120, height: 13 }, 'right', undefined, true), null);
   assert.deepEqual(fieldNear(g, { x: 150, y: 40, width: 120, height: 13 }, 'auto', undefined, true), { x: 141, y: 71, width: 298, height: 21 }, 'looked for anywhere, it would be taken');
 });
+
+test('a word taller than the reach of a face (a 300 px \'OK\' on a huge button) has none, and does not throw', () => {
+  const g = canvas(1366, 768);
+  g.fill(0, 0, 1366, 768, 255);
+  g.fill(60, 60, 1240, 640, 90); // the button
+  const read = { x: 420, y: 250, width: 520, height: 300 };
+  g.fill(read.x, read.y, read.width, read.height, 250); // the word
+  assert.equal(faceAround(g, read), null);
+});

@@ -67,7 +67,10 @@ function flooded(g: GreyImage, text: Box, maxW: number, maxH: number, same: numb
   const wy0 = Math.max(0, Math.round(bottom(text) - maxH));
   const wy1 = Math.min(g.height - 1, Math.round(text.y + maxH));
   const w = wx1 - wx0 + 1;
-  const seen = new Uint8Array(w * (wy1 - wy0 + 1));
+  const h = wy1 - wy0 + 1;
+  // Text larger than the reach (a word 300 px high) has no face around it within the reach.
+  if (w <= 0 || h <= 0) return null;
+  const seen = new Uint8Array(w * h);
   const stack = [seedX, seedY];
   let [x0, y0, x1, y1] = [seedX, seedY, seedX, seedY];
   while (stack.length) {
