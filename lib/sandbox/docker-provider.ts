@@ -93,6 +93,8 @@ export class DockerProvider {
       HostConfig: {
         NetworkMode: 'host',
         AutoRemove: true,
+        // The supervisor would be process 1, which reaps no orphans: an init (docker.io's tini) does.
+        Init: true,
         Memory: DEFAULT_LIMITS.memoryBytes,
         NanoCpus: DEFAULT_LIMITS.cpus * 1e9,
         ShmSize: 512 * 1024 ** 2,
