@@ -2,15 +2,19 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'child_process';
 import fs from 'fs';
+import path from 'path';
 import { fixtureServer, newClient, testState } from '../helpers/glance';
 import { DockerProvider, SANDBOX_LABEL } from '../../lib/sandbox/docker-provider';
 import { SandboxRegistry } from '../../lib/sandbox/registry';
-import { SandboxError } from '../../lib/sdk';
+import { Client, SandboxError } from '../../lib/sdk';
+import { serveProcess } from '../helpers/server-process';
 
 // The docker backend for real: sandboxes as containers of the image that
 // 'glance image build' made (npm run test:containers builds it first).
 
 const state = testState();
+/** The state folders of the servers a test started: their containers go too. */
+const otherStates: string[] = [];
 
 /** Every container this suite's state folder started, running or not. */
 function containers(stateDir = state.stateDir): string[] {
@@ -19,7 +23,7 @@ function containers(stateDir = state.stateDir): string[] {
 }
 
 after(() => {
-  for (const line of containers()) execFileSync('docker', ['rm', '-f', line.split(' ')[0]], { stdio: 'ignore' });
+  for (const line of containers().concat(...otherStates.map((dir) => containers(dir)))) execFileSync('docker', ['rm', '-f', line.split(' ')[0]], { stdio: 'ignore' });
 });
 
 test('a docker sandbox: a page, a find, a command, the tree and the clip, as in a local one; nothing is left after disconnect', async () => {
@@ -89,5 +93,38 @@ test('after a restart of the owning process, its containers are found by their l
   } finally {
     restarted.close();
     execFileSync('docker', ['rm', '-f', `glance-${live.id}`], { stdio: 'ignore' });
+  }
+});
+
+test("'glance serve --backend docker': a team's sandbox is a container labelled with its team; a restarted server takes it up", async () => {
+  const server = testState();
+  otherStates.push(server.stateDir);
+  const clientDir = fs.mkdtempSync(path.join(path.dirname(server.stateDir), 'docker-client-'));
+  let serve = await serveProcess(server.stateDir, '127.0.0.1:0', ['--backend', 'docker']);
+  const pages = await fixtureServer();
+  const client = new Client(server.apiKey, { apiRoot: serve.url, stateDir: clientDir, preview: 'none', logging: false });
+  try {
+    await client.auth();
+    const instance = await client.connect({ keepAlive: 60_000 });
+    assert.equal(instance.provider, 'docker');
+    const labels = JSON.parse(execFileSync('docker', ['inspect', '--format', '{{json .Config.Labels}}', `glance-${instance.instanceId}`], { encoding: 'utf8' }));
+    assert.equal(labels['glance.team'], '1');
+    assert.equal(labels[SANDBOX_LABEL], instance.instanceId);
+    await client.provision.chrome({ url: `${pages.url}/acme/signup.html` });
+    assert.ok((await client.find('Create account button')).found());
+    await client.disconnect();
+
+    await serve.stop();
+    serve = await serveProcess(server.stateDir, '127.0.0.1:0', ['--backend', 'docker']);
+    assert.match(serve.output(), /1 sandbox\(es\) still running taken up/);
+    const again = new Client(server.apiKey, { apiRoot: serve.url, stateDir: clientDir, preview: 'none', logging: false });
+    await again.auth();
+    assert.equal((await again.connect({ sandboxId: instance.instanceId, keepAlive: 0 })).instanceId, instance.instanceId);
+    assert.ok((await again.find('Create account button')).found(), 'the kept sandbox still shows the page');
+    await again.disconnect();
+    assert.deepEqual(containers(server.stateDir), [], 'stopped through the server, the container is gone');
+  } finally {
+    await serve.stop();
+    await pages.close();
   }
 });
