@@ -128,3 +128,20 @@ test("'glance serve --backend docker': a team's sandbox is a container labelled 
     await pages.close();
   }
 });
+
+test("a docker sandbox gets the client's environment, its sandboxHome seed, and runs programs as the sandbox's user unless runAsRoot", async () => {
+  const seed = fs.mkdtempSync(path.join(path.dirname(state.stateDir), 'home-seed-'));
+  fs.chmodSync(seed, 0o755);
+  fs.writeFileSync(path.join(seed, 'seeded.txt'), 'from the seed\n', { mode: 0o644 });
+  for (const runAsRoot of [false, true]) {
+    const client = newClient(state, { sandboxBackend: 'docker', sandboxHome: seed, environment: { GLANCE_TEST_WORD: 'carried' }, runAsRoot });
+    await client.auth();
+    await client.connect({ keepAlive: 0 });
+    try {
+      const out = await client.exec('sh', 'cat "$HOME/seeded.txt"; echo "$GLANCE_TEST_WORD"; id -un');
+      assert.equal(out.trim(), `from the seed\ncarried\n${runAsRoot ? 'root' : 'glance-sandbox'}`);
+    } finally {
+      await client.disconnect();
+    }
+  }
+});
