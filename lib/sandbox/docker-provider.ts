@@ -9,6 +9,7 @@ import { AgentClient } from './agent-client';
 import type { LocalSandboxSpec } from './local-provider';
 import { SandboxRecord, SandboxRegistry } from './registry';
 import type { SupervisorConfig } from './agent/main';
+import type { SandboxBackend } from './backend';
 
 /** The image sandboxes run (`glance image build` makes it), unless GLANCE_SANDBOX_IMAGE names another. */
 export const DEFAULT_SANDBOX_IMAGE = `glance-sandbox:${GLANCE_VERSION}`;
@@ -19,11 +20,6 @@ const DEFAULT_DEADLINE_MS = 4 * 60 * 60_000;
 const READY_TIMEOUT_MS = 30_000;
 /** The limits of one sandbox: a desktop, a browser and a recording fit in them. */
 const DEFAULT_LIMITS = { memoryBytes: 2 * 1024 ** 3, cpus: 2 };
-
-export interface DockerSandboxLabels {
-  /** The team that owns it, where a team server started it. */
-  team?: number;
-}
 
 /**
  * Sandboxes as Docker containers: one container per sandbox, from the
@@ -38,7 +34,7 @@ export interface DockerSandboxLabels {
  * events from Docker mark it stopped when its container ends, and a restart
  * rebuilds the list from the labels (`reconcile`).
  */
-export class DockerProvider {
+export class DockerProvider implements SandboxBackend {
   private docker: Docker | null = null;
   private events: NodeJS.ReadableStream | null = null;
   /** The first use reconciles with Docker: containers left by a process that crashed are taken up or ended. */
@@ -62,7 +58,7 @@ export class DockerProvider {
     return this.docker;
   }
 
-  async create(spec: LocalSandboxSpec, labels: DockerSandboxLabels = {}): Promise<SandboxRecord> {
+  async create(spec: LocalSandboxSpec, owner: { team?: number } = {}): Promise<SandboxRecord> {
     const docker = this.engine();
     await this.requireImage(docker);
     await (this.reconciled ??= this.reconcile());
@@ -84,7 +80,7 @@ export class DockerProvider {
       Env: [`GLANCE_SUPERVISOR_CONFIG=${JSON.stringify(config)}`],
       Labels: {
         [SANDBOX_LABEL]: id,
-        'glance.team': labels.team === undefined ? '' : String(labels.team),
+        'glance.team': owner.team === undefined ? '' : String(owner.team),
         'glance.expires': new Date(createdAt.getTime() + this.deadlineMs).toISOString(),
         'glance.state-dir': this.registry.stateDir,
       },

@@ -4,7 +4,8 @@ import { spawn } from 'child_process';
 import { randomBytes } from 'crypto';
 import { SandboxError } from '../config/errors';
 import { AgentClient } from './agent-client';
-import { processAlive, SandboxRecord, SandboxRegistry } from './registry';
+import { processAlive, sandboxAlive, SandboxRecord, SandboxRegistry } from './registry';
+import type { SandboxBackend } from './backend';
 import { ProcessIdentity, readProcess, sameProcess } from './process-identity';
 import { sandboxRuntimeDir } from './runtime-dir';
 import type { SupervisorConfig } from './agent/main';
@@ -31,7 +32,7 @@ const SUPERVISOR = path.resolve(__dirname, 'agent/main.js');
  * Local sandboxes: a detached supervisor process per sandbox (see
  * agent/main.ts), recorded in the registry so that later processes can rejoin.
  */
-export class LocalProvider {
+export class LocalProvider implements SandboxBackend {
   constructor(private readonly registry: SandboxRegistry) {}
 
   async create(spec: LocalSandboxSpec): Promise<SandboxRecord> {
@@ -88,6 +89,21 @@ export class LocalProvider {
     return record;
   }
 
+  /** Whether its supervisor still runs; one that died is cleaned up (its X server ended) and recorded as stopped. */
+  async confirmAlive(id: string): Promise<boolean> {
+    return localSandboxAlive(this.registry, id);
+  }
+
+  /** A local sandbox told to stop ends itself (its supervisor takes every child down), and records that. */
+  async removed(): Promise<void> {}
+
+  /** The registry's running records whose supervisor is gone are cleaned up and recorded as stopped; the rest are returned. */
+  async reconcile(): Promise<string[]> {
+    return this.registry.list().filter((r) => r.backend !== 'docker' && localSandboxAlive(this.registry, r.id)).map((r) => r.id);
+  }
+
+  close(): void {}
+
   /** Finds a running sandbox by id, or fails with what became of it. */
   async rejoin(id: string): Promise<SandboxRecord> {
     const record = this.registry.read(id);
@@ -112,6 +128,16 @@ export class LocalProvider {
     this.registry.setLast(id);
     return record;
   }
+}
+
+/** Whether a local sandbox still runs; one whose supervisor died is cleaned up (its X server ended) and recorded as stopped. */
+export function localSandboxAlive(registry: SandboxRegistry, id: string): boolean {
+  const record = registry.read(id);
+  if (!record || record.state !== 'running') return false;
+  if (sandboxAlive(record)) return true;
+  reapLeftovers(record);
+  registry.markStopped(id, 'found dead: its agent process is gone');
+  return false;
 }
 
 type Role = 'agent' | 'xvfb';

@@ -9,7 +9,7 @@ import { EngineChain } from '../locate/chain';
 import type { LocateEngine } from '../locate/engine';
 import type { EngineName } from '../config/locators';
 import { AgentClient, AgentEndpoint } from '../sandbox/agent-client';
-import { LocalProvider, reapLeftovers } from '../sandbox/local-provider';
+import { LocalProvider, localSandboxAlive } from '../sandbox/local-provider';
 import { SandboxRecord, SandboxRegistry } from '../sandbox/registry';
 import { findKey, looksLikeKey } from './api-keys';
 import { Db, dbPath, openDb } from '../store/db';
@@ -20,10 +20,10 @@ import { keyActive, teamById } from './teams';
 import { markEnded, openSandboxesOf, OwnerRow, ownerOf, recordOwner } from './sandbox-owners';
 import { SandboxQueue } from './sandbox-queue';
 import { sessionEnded, sessionOpened } from './session-log';
-import { sandboxAlive } from '../sandbox/registry';
 import { DockerProvider } from '../sandbox/docker-provider';
+import type { SandboxBackend, SandboxBackendName } from '../sandbox/backend';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../config/options';
-import { AssertRequest, AuthResult, LocateRequest, SandboxBackendName, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
+import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
 import { FindSession } from './find-session';
 import { agentAt, agentById } from './agent-registry';
 import { ConnectionError } from '../sandbox/http-client';
@@ -62,9 +62,8 @@ const DEFAULT_MAX_QUEUE_WAIT_MS = 10 * 60 * 1000;
 export class LocalService implements Service {
   private db: Db | null = null;
   private readonly registry: SandboxRegistry;
-  private readonly provider: LocalProvider;
-  /** Made on first use: only the docker backend talks to Docker. */
-  private docker: DockerProvider | null = null;
+  /** Where sandboxes run; the docker backend is made on first use, since only it talks to Docker. */
+  private readonly backends: { local: SandboxBackend; docker?: SandboxBackend };
   /** Sandboxes this Service created, rejoined or attached, by instance id: where their agents listen. */
   private readonly sandboxes = new Map<string, { agent: AgentEndpoint; resolution: string }>();
   private readonly sessions = new Map<string, { find: FindSession; team: number; sandboxId: string }>();
@@ -78,16 +77,22 @@ export class LocalService implements Service {
 
   constructor(private readonly stateDir: string, private readonly options: LocalServiceOptions = {}) {
     this.registry = new SandboxRegistry(stateDir);
-    this.provider = new LocalProvider(this.registry);
+    this.backends = { local: new LocalProvider(this.registry) };
   }
 
-  private dockerProvider(): DockerProvider {
-    return (this.docker ??= new DockerProvider(this.registry));
+  private backend(name: SandboxBackendName): SandboxBackend {
+    if (name === 'local') return this.backends.local;
+    return (this.backends.docker ??= new DockerProvider(this.registry));
   }
 
-  /** After a restart: the docker backend's containers are taken from Docker's labels, and those past their deadline ended. */
+  /** The backend a known sandbox runs on. */
+  private backendOf(sandboxId: string): SandboxBackend {
+    return this.backend(this.registry.read(sandboxId)?.backend ?? 'local');
+  }
+
+  /** After a restart: the default backend's sandboxes are taken from its own record, and those past their deadline ended. */
   async reconcileBackends(): Promise<string[]> {
-    return this.options.backend === 'docker' ? this.dockerProvider().reconcile() : [];
+    return this.backend(this.options.backend ?? 'local').reconcile();
   }
 
   /** The process's Service for a state folder. */
@@ -167,20 +172,9 @@ export class LocalService implements Service {
     return openSandboxesOf(this.store(), team).filter((row) => row.provider === 'ip' || this.localAlive(row.sandboxId));
   }
 
-  /** Whether a sandbox still runs, asking the backend now: a container's end may not have been reported yet. */
-  private async aliveNow(sandboxId: string): Promise<boolean> {
-    if (this.registry.read(sandboxId)?.backend === 'docker') return this.dockerProvider().confirmAlive(sandboxId);
-    return this.localAlive(sandboxId);
-  }
-
-  /** Whether a local sandbox still runs; one whose agent died is cleaned up (its X server ended) and recorded as stopped. */
+  /** Whether a sandbox still runs by its record: a local supervisor's process, or a container Docker's events have not reported ended. */
   private localAlive(sandboxId: string): boolean {
-    const record = this.registry.read(sandboxId);
-    if (!record || record.state !== 'running') return false;
-    if (sandboxAlive(record)) return true;
-    reapLeftovers(record);
-    this.registry.markStopped(sandboxId, 'found dead: its agent process is gone');
-    return false;
+    return localSandboxAlive(this.registry, sandboxId);
   }
 
   /**
@@ -261,7 +255,7 @@ export class LocalService implements Service {
         homeSeed: spec.sandboxHome, runAsRoot: spec.runAsRoot,
       };
       const backend = spec.backend ?? this.options.backend ?? 'local';
-      const record = backend === 'docker' ? await this.dockerProvider().create(sandbox, { team: claims.team }) : await this.provider.create(sandbox);
+      const record = await this.backend(backend).create(sandbox, { team: claims.team });
       recordOwner(this.store(), { sandboxId: record.id, teamId: claims.team, keyId: claims.key, provider: backend, resolution: `${record.width}x${record.height}` });
       return this.remember(toSession(record, false));
     } finally {
@@ -275,7 +269,7 @@ export class LocalService implements Service {
     if (owner && owner.teamId !== claims.team) throw this.unknownSandbox(sandboxId);
     let record: SandboxRecord;
     try {
-      record = this.registry.read(sandboxId)?.backend === 'docker' ? await this.dockerProvider().rejoin(sandboxId) : await this.provider.rejoin(sandboxId);
+      record = await this.backendOf(sandboxId).rejoin(sandboxId);
     } catch (error) {
       // The backend's word on liveness wins: a sandbox it finds gone is recorded as ended.
       if (owner && !owner.endedAt) markEnded(this.store(), sandboxId, (error as Error).message);
@@ -367,7 +361,7 @@ export class LocalService implements Service {
       return await work(find);
     } catch (error) {
       const sandboxId = this.sessions.get(sessionId)?.sandboxId;
-      if (!(error instanceof ConnectionError) || !sandboxId || ownerOf(this.store(), sandboxId)?.provider === 'ip' || await this.aliveNow(sandboxId)) throw error;
+      if (!(error instanceof ConnectionError) || !sandboxId || ownerOf(this.store(), sandboxId)?.provider === 'ip' || await this.backendOf(sandboxId).confirmAlive(sandboxId)) throw error;
       const why = this.registry.read(sandboxId)?.backend === 'docker' ? this.registry.read(sandboxId)?.stopReason ?? 'its container ended' : 'its agent ended or crashed';
       throw new SandboxError(`Sandbox '${sandboxId}' is gone: ${why} (${error.message}). Connect again for a new sandbox.`);
     }
@@ -417,7 +411,7 @@ export class LocalService implements Service {
       if (owner) this.queue.wakeAll(owner.teamId);
     } finally {
       // A stopped container (or one that died) is waited for until it is gone: nothing of it is left when disconnect returns.
-      if (keepAlive === 0 && this.registry.read(sandboxId)?.backend === 'docker') await this.dockerProvider().removed(sandboxId);
+      if (keepAlive === 0) await this.backendOf(sandboxId).removed(sandboxId);
       session.close();
       if (!this.sessions.size) this.idle();
     }
@@ -459,7 +453,7 @@ export class LocalService implements Service {
     if (this.idleStop) clearTimeout(this.idleStop);
     this.idleStop = null;
     this.close();
-    this.docker?.close();
+    for (const backend of Object.values(this.backends)) backend.close();
     await this.stopEngines();
   }
 

@@ -14,7 +14,9 @@ import type { CommandRecord } from '../types/analytics';
  * Transport-neutral: every argument and result is plain data, so LocalService
  * runs in-process and a remote transport speaks the same interface over HTTP.
  */
-export type SandboxBackendName = 'local' | 'docker';
+import type { SandboxBackendName } from '../sandbox/backend';
+
+export type { SandboxBackendName };
 
 export interface SandboxSpec {
   os: Os;
