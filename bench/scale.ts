@@ -1,7 +1,9 @@
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
+import fs from 'fs';
+import path from 'path';
 import { Client } from '../lib/sdk';
 import { DEFAULT_SANDBOX_IMAGE } from '../lib/sandbox/docker-provider';
-import { fixtureServer, newClient, testState } from '../test/helpers/glance';
+import { CUCUMBER_BIN, fixtureServer, newClient, REPO_ROOT, testState } from '../test/helpers/glance';
 import { Figure, figure, sample, withRatio } from './stats';
 import { runFeatures } from './parallel';
 
@@ -29,6 +31,34 @@ function containerMemoryMb(instanceId: string): number {
   if (!match) throw new Error(`docker stats said '${usage}'`);
   const scale: Record<string, number> = { KiB: 1 / 1024, MiB: 1, GiB: 1024, kB: 1 / 1000, MB: 1, GB: 1000 };
   return Number(match[1]) * (scale[match[2]] ?? 1);
+}
+
+/**
+ * The example features as two CI machines would run them: `--shard 1/2` and
+ * `--shard 2/2`, each with its own state folder and message file, then
+ * `glance report --merge`. Fails unless the merged report holds every
+ * scenario a whole run holds. Returns the two shards' times and the merge's.
+ */
+function shardsMerged(): { shards: number[]; merge: number } {
+  const root = fs.mkdtempSync(path.join(path.dirname(testState().stateDir), 'bench-shards-'));
+  const shards = [1, 2].map((i) => {
+    const state = testState();
+    const started = performance.now();
+    const run = spawnSync(process.execPath, [CUCUMBER_BIN, '--shard', `${i}/2`, '--format', `message:${path.join(root, `shard-${i}`, 'messages.ndjson')}`], {
+      cwd: REPO_ROOT, encoding: 'utf8', timeout: 600_000, env: { ...process.env, GLANCE_STATE_DIR: state.stateDir, GLANCE_API_KEY: state.apiKey },
+    });
+    if (run.status !== 0) throw new Error(`shard ${i}/2 failed:\n${run.stdout.slice(-3000)}${run.stderr.slice(-1000)}`);
+    return performance.now() - started;
+  });
+  const started = performance.now();
+  const merged = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'report', '--merge', path.join(root, 'shard-1'), path.join(root, 'shard-2'), '--out', path.join(root, 'merged')], { encoding: 'utf8', timeout: 120_000 });
+  const merge = performance.now() - started;
+  const counted = /\((\d+) scenario\(s\) of (\d+) feature\(s\) from 2 shard\(s\)\)/.exec(merged.stdout);
+  const whole = spawnSync(process.execPath, [CUCUMBER_BIN, '--dry-run', '--format', 'summary'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const expected = /(\d+) scenarios? \(/.exec(whole.stdout)?.[1];
+  if (merged.status !== 0 || !counted || counted[1] !== expected) throw new Error(`the merged report holds ${counted?.[1] ?? 'no'} scenarios, the suite ${expected}:\n${merged.stdout}${merged.stderr}`);
+  console.log(`scale: the two shards merged into one report of ${counted[1]} scenarios in ${counted[2]} features`);
+  return { shards, merge };
 }
 
 export async function scaleBench(): Promise<Figure[]> {
@@ -91,5 +121,7 @@ export async function scaleBench(): Promise<Figure[]> {
   }
   const localRun = figure('example features, warm, GLANCE_PARALLEL=2, local sandboxes: whole run', local);
   figures.push(localRun, withRatio(figure('example features, warm, GLANCE_PARALLEL=2, docker sandboxes: whole run', docker), localRun));
+  const { shards, merge } = shardsMerged();
+  figures.push(figure('example features, --shard 1/2 and 2/2, cold: each shard, whole run', shards), figure('glance report --merge of the two shards (every scenario in one report)', [merge]));
   return figures;
 }
