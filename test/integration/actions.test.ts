@@ -143,7 +143,7 @@ test('typing into a point clicks it first, in one command with one redraw wait',
   await assert.rejects(client.type('x', { into: { x: 5000, y: 10 } }), /not on the 1366x768 screen/);
 });
 
-test('the page reports the click it handled, so the keys after it go without waiting for a long still screen', async () => {
+test('the page reports the clicks and wheel notches it handled, so the keys after it go without waiting for a long still screen', async () => {
   type Reply = { pacing: { waitedMs: number; previousEchoed: boolean | null } };
   const agent = client.requireAgent();
   await agent.call('POST', '/pointer', { action: 'click', x: 160, y: 80 }); // the button takes the focus
@@ -155,6 +155,10 @@ test('the page reports the click it handled, so the keys after it go without wai
   const pressed = await agent.call<Reply>('POST', '/keys', { keys: ['shift+a'] });
   assert.equal(pressed.pacing.previousEchoed, true, 'the page reported every key release of the typed text');
   await waitForPageState(client, (st) => st.value.endsWith(' echoA'));
+  await agent.call('POST', '/scroll', { direction: 'down', clicks: 3, x: 300, y: 300 });
+  const afterScroll = await agent.call<Reply>('POST', '/keys', { keys: ['shift'] });
+  assert.equal(afterScroll.pacing.previousEchoed, true, 'the page reported every notch of the wheel');
+  await agent.call('POST', '/scroll', { direction: 'up', clicks: 3, x: 300, y: 300 });
 });
 
 test('invalid action input is refused with the fix', async () => {

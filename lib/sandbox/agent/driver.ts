@@ -45,6 +45,8 @@ export interface Driver {
   /** Captures into a frame file on this machine (the shared-memory hot path for local clients). */
   captureToFile(path: string): Promise<void>;
   moveTo(x: number, y: number): Promise<void>;
+  /** Where the pointer is on the screen now. */
+  pointer(): Promise<{ x: number; y: number }>;
   button(button: MouseButton, pressed: boolean): Promise<void>;
   wheel(direction: ScrollDirection, clicks: number): Promise<void>;
   /** Presses the canonical key names in order, then releases them in reverse; resolves to how many keys it released. */

@@ -3,6 +3,8 @@ import type { CdpPipe } from './cdp-pipe';
 const BINDING = '__glanceInputHandled';
 /** A world of its own in every document: the page's scripts neither see the listeners nor can stop them. */
 const WORLD = 'glance-input';
+/** What one notch of a wheel is worth in a wheel event's wheelDelta, in every browser. */
+const WHEEL_NOTCH = 120;
 
 /**
  * Reports every pointer or key release a document receives, once the page
@@ -10,6 +12,9 @@ const WORLD = 'glance-input';
  * (pointerup, then mouseup and click; or keyup) to end, so a field that a
  * click focuses has the focus by then. A release that ends a drag of the
  * page's own drag and drop fires no pointerup: its dragend stands for it.
+ * A wheel notch counts as a release. A busy page gets several notches
+ * coalesced into one wheel event, whose wheelDelta adds them up, so the
+ * report says how many notches the event carried.
  */
 const REPORTER = `(() => {
   const report = globalThis.${BINDING};
@@ -18,6 +23,11 @@ const REPORTER = `(() => {
   for (const type of ['pointerup', 'keyup', 'dragend']) {
     addEventListener(type, (event) => { if (event.isTrusted) setTimeout(() => report(type), 0); }, { capture: true });
   }
+  addEventListener('wheel', (event) => {
+    if (!event.isTrusted) return;
+    const notches = Math.max(1, Math.round(Math.max(Math.abs(event.wheelDeltaX), Math.abs(event.wheelDeltaY)) / ${WHEEL_NOTCH}));
+    setTimeout(() => report('wheel:' + notches), 0);
+  }, { capture: true, passive: true });
 })()`;
 
 /**
@@ -35,7 +45,8 @@ export class InputEchoes {
   watch(cdp: CdpPipe): void {
     cdp.onEvent((method, params) => {
       if (method !== 'Runtime.bindingCalled' || params.name !== BINDING) return;
-      this.handled++;
+      const notches = /^wheel:(\d+)$/.exec(String(params.payload));
+      this.handled += notches ? Number(notches[1]) : 1;
       for (const waiter of this.waiters.filter((w) => this.handled >= w.count)) waiter.resolve();
     });
   }
@@ -63,7 +74,7 @@ export class InputEchoes {
     await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: REPORTER, worldName: WORLD, runImmediately: true }, sessionId);
   }
 
-  /** How many input releases pages have handled so far. */
+  /** How many input releases (and wheel notches) pages have handled so far. */
   count(): number {
     return this.handled;
   }

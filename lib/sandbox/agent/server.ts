@@ -56,7 +56,7 @@ type Body = Record<string, any>;
 type Handler = (body: Body, url: URL, res: http.ServerResponse) => Promise<unknown>;
 
 const POINTER_ACTIONS = ['click', 'double-click', 'right-click', 'middle-click', 'hover', 'mouse-down', 'mouse-up'] as const;
-/** The button releases each pointer action sends: what a page reports back. */
+/** The button releases each pointer action sends: what a page reports back (a scroll's wheel notches count one each). */
 const RELEASES: Record<(typeof POINTER_ACTIONS)[number], number> = {
   click: 1, 'double-click': 2, 'right-click': 1, 'middle-click': 1, hover: 0, 'mouse-down': 0, 'mouse-up': 1,
 };
@@ -110,6 +110,17 @@ function routes(ctx: AgentContext): Record<string, Handler> {
       await driver.button(button, true);
       await driver.button(button, false);
     }
+  };
+  /**
+   * Input sent to the browser's window reaches a page, which reports each
+   * release and wheel notch: the redraw wait that follows waits for the
+   * report too. (Where no browser runs, the windows are not looked up.)
+   */
+  const awaitPageReport = async (sentAt: () => Promise<{ x: number; y: number }>) => {
+    const echoAt = pacer.lastEchoAt();
+    if (echoAt === null || !pages.hasBrowser()) return;
+    const at = await sentAt();
+    if (pages.ownsWindow(await windowAt(driver, at.x, at.y))) pages.awaitReleases(echoAt);
   };
   return {
     ...ctx.routes,
@@ -175,10 +186,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
         else if (action === 'mouse-up') await driver.button('left', false);
         return RELEASES[action];
       });
-      // A click on the browser's window reaches a page: the redraw wait that follows waits for its report too.
-      // (Where no browser runs, the windows are not looked up.)
-      const echoAt = pacer.lastEchoAt();
-      if (echoAt !== null && pages.hasBrowser() && pages.ownsWindow(await windowAt(driver, number(body, 'x'), number(body, 'y')))) pages.awaitReleases(echoAt);
+      await awaitPageReport(() => Promise.resolve({ x: number(body, 'x'), y: number(body, 'y') }));
       return { ok: true, pacing };
     },
     'POST /scroll': async (body) => {
@@ -191,9 +199,9 @@ function routes(ctx: AgentContext): Record<string, Handler> {
           if (i > 0 || body.x !== undefined) await sleep(WHEEL_CLICK_GAP_MS);
           await driver.wheel(direction, 1);
         }
-        // A page reports no wheel turns: nothing to echo.
-        return 0;
+        return clicks;
       });
+      await awaitPageReport(() => driver.pointer());
       return { ok: true };
     },
     'POST /keys': async (body) => {

@@ -199,6 +199,11 @@ export class X11Driver implements Driver {
     await this.sync();
   }
 
+  async pointer(): Promise<{ x: number; y: number }> {
+    const at = await promisify<{ rootX: number; rootY: number }>((cb) => this.X.QueryPointer(this.root, cb));
+    return { x: at.rootX, y: at.rootY };
+  }
+
   async button(button: MouseButton, pressed: boolean): Promise<void> {
     this.xtest.FakeInput(pressed ? XTEST.ButtonPress : XTEST.ButtonRelease, BUTTONS[button], 0, this.root, 0, 0);
     await this.sync();
