@@ -1,15 +1,12 @@
 import fs from 'fs';
 import path from 'path';
-import { randomBytes } from 'crypto';
 import { PassThrough } from 'stream';
 import type Docker from 'dockerode';
 import { SandboxError } from '../config/errors';
 import { GLANCE_VERSION } from '../util/version';
-import { AgentClient } from './agent-client';
 import type { LocalSandboxSpec } from './local-provider';
 import { SandboxRecord, SandboxRegistry } from './registry';
-import type { SupervisorConfig } from './agent/main';
-import type { SandboxBackend } from './backend';
+import { newSandboxIdentity, rejoinRecord, supervisorConfig, SandboxBackend } from './backend';
 
 /** The image sandboxes run (`glance image build` makes it), unless GLANCE_SANDBOX_IMAGE names another. */
 export const DEFAULT_SANDBOX_IMAGE = `glance-sandbox:${GLANCE_VERSION}`;
@@ -62,17 +59,12 @@ export class DockerProvider implements SandboxBackend {
     const docker = this.engine();
     await this.requireImage(docker);
     await (this.reconciled ??= this.reconcile());
-    const id = `sbx-${randomBytes(6).toString('hex')}`;
-    const token = randomBytes(24).toString('base64url');
+    const { id, token } = newSandboxIdentity();
     const workDir = this.registry.workDir(id);
     fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
     const recordings = path.join(this.registry.stateDir, 'recordings');
     fs.mkdirSync(recordings, { recursive: true });
-    const config: SupervisorConfig = {
-      id, token, width: spec.width, height: spec.height, keepAlive: spec.keepAlive,
-      stateDir: this.registry.stateDir, environment: spec.environment, vnc: spec.vnc, accessibility: spec.accessibility,
-      homeSeed: spec.homeSeed ?? null, runAsRoot: spec.runAsRoot ?? false,
-    };
+    const config = supervisorConfig(id, token, spec, this.registry.stateDir);
     const createdAt = new Date();
     const container = await docker.createContainer({
       Image: this.image,
@@ -131,23 +123,12 @@ export class DockerProvider implements SandboxBackend {
 
   /** Finds a running sandbox by id, or fails with what became of it. */
   async rejoin(id: string): Promise<SandboxRecord> {
-    const record = this.registry.read(id);
-    if (!record || record.backend !== 'docker') throw new SandboxError(`No docker sandbox with id '${id}' is known in ${this.registry.dir}. Check the id, or connect with newSandbox: true to start a new one.`);
-    const stoppedHint = 'It cannot be rejoined; start a new one (newSandbox: true), and raise keepAlive if you need to rejoin later.';
-    if (record.state === 'stopped') throw new SandboxError(`Sandbox '${id}' stopped at ${record.stoppedAt} (${record.stopReason}). ${stoppedHint}`);
-    const agent = new AgentClient({ host: '127.0.0.1', port: record.port, token: record.token });
-    try {
-      const running = await this.engine().getContainer(record.container!).inspect().then((c) => c.State.Running, () => false);
+    const record = await rejoinRecord(this.registry, id, 'docker', async (known, agent) => {
+      const running = await this.engine().getContainer(known.container!).inspect().then((c) => c.State.Running, () => false);
       if (!running) throw new Error('its container is gone');
       await agent.call('GET', '/health', undefined, 2_000);
-    } catch (error) {
-      this.registry.markStopped(id, `found dead: ${(error as Error).message}`);
-      throw new SandboxError(`Sandbox '${id}' is gone (${(error as Error).message}). ${stoppedHint}`);
-    } finally {
-      agent.close();
-    }
+    });
     await this.follow();
-    this.registry.setLast(id);
     return record;
   }
 

@@ -1,14 +1,11 @@
 import fs from 'fs';
 import path from 'path';
 import { spawn } from 'child_process';
-import { randomBytes } from 'crypto';
 import { SandboxError } from '../config/errors';
-import { AgentClient } from './agent-client';
 import { processAlive, sandboxAlive, SandboxRecord, SandboxRegistry } from './registry';
-import type { SandboxBackend } from './backend';
+import { newSandboxIdentity, rejoinRecord, supervisorConfig, SandboxBackend } from './backend';
 import { ProcessIdentity, readProcess, sameProcess } from './process-identity';
 import { sandboxRuntimeDir } from './runtime-dir';
-import type { SupervisorConfig } from './agent/main';
 
 export interface LocalSandboxSpec {
   width: number;
@@ -37,18 +34,13 @@ export class LocalProvider implements SandboxBackend {
 
   async create(spec: LocalSandboxSpec): Promise<SandboxRecord> {
     this.registry.prune();
-    const id = `sbx-${randomBytes(6).toString('hex')}`;
-    const token = randomBytes(24).toString('base64url');
+    const { id, token } = newSandboxIdentity();
     const workDir = this.registry.workDir(id);
     fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
     const log = fs.openSync(path.join(workDir, 'agent.log'), 'a');
     const child = spawn(process.execPath, [SUPERVISOR], { detached: true, stdio: ['pipe', 'pipe', log] });
     fs.closeSync(log);
-    const config: SupervisorConfig = {
-      id, token, width: spec.width, height: spec.height, keepAlive: spec.keepAlive,
-      stateDir: this.registry.stateDir, environment: spec.environment, vnc: spec.vnc, accessibility: spec.accessibility,
-      homeSeed: spec.homeSeed ?? null, runAsRoot: spec.runAsRoot ?? false,
-    };
+    const config = supervisorConfig(id, token, spec, this.registry.stateDir);
     child.stdin!.end(`${JSON.stringify(config)}\n`);
 
     const ready = await new Promise<{
@@ -99,35 +91,19 @@ export class LocalProvider implements SandboxBackend {
 
   /** The registry's running records whose supervisor is gone are cleaned up and recorded as stopped; the rest are returned. */
   async reconcile(): Promise<string[]> {
-    return this.registry.list().filter((r) => r.backend !== 'docker' && localSandboxAlive(this.registry, r.id)).map((r) => r.id);
+    return this.registry.list().filter((r) => (r.backend ?? 'local') === 'local' && localSandboxAlive(this.registry, r.id)).map((r) => r.id);
   }
 
   close(): void {}
 
   /** Finds a running sandbox by id, or fails with what became of it. */
   async rejoin(id: string): Promise<SandboxRecord> {
-    const record = this.registry.read(id);
-    if (!record) {
-      throw new SandboxError(`No sandbox with id '${id}' is known in ${this.registry.dir}. Check the id, or connect with newSandbox: true to start a new one.`);
-    }
-    const stoppedHint = 'It cannot be rejoined; start a new one (newSandbox: true), and raise keepAlive if you need to rejoin later.';
-    if (record.state === 'stopped') {
-      throw new SandboxError(`Sandbox '${id}' stopped at ${record.stoppedAt} (${record.stopReason}). ${stoppedHint}`);
-    }
-    const agent = new AgentClient({ host: '127.0.0.1', port: record.port, token: record.token });
-    try {
+    return rejoinRecord(this.registry, id, 'local', async (record, agent) => {
       if (!processAlive(record.pid)) throw new Error('its agent process is gone');
       await agent.call('GET', '/health', undefined, 2_000);
-    } catch (error) {
-      reapLeftovers(record);
-      this.registry.markStopped(id, `found dead: ${(error as Error).message}`);
-      throw new SandboxError(`Sandbox '${id}' is gone (${(error as Error).message}). ${stoppedHint}`);
-    } finally {
-      agent.close();
-    }
-    this.registry.setLast(id);
-    return record;
+    }, reapLeftovers);
   }
+
 }
 
 /** Whether a local sandbox still runs; one whose supervisor died is cleaned up (its X server ended) and recorded as stopped. */
