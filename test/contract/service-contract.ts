@@ -42,7 +42,8 @@ export function serviceContract(name: string, factory: () => Promise<ServiceUnde
     let agent: AgentClient;
 
     const open = async (page: string) => {
-      await agent.call('POST', '/exec', { code: "pkill -f '[c]hromium-'; true", timeout: 10_000 }, 15_000);
+      // A fresh browser: the one killed is gone before the next starts (a dying one could still take the page).
+      await agent.call('POST', '/exec', { code: "pkill -f '[c]hromium-'; while pgrep -f '[c]hromium-' >/dev/null; do sleep 0.05; done", timeout: 10_000 }, 15_000);
       await agent.call('POST', '/launch/chrome', { url: `${it.base}/app/${page}`, timeout: 30_000 }, 35_000);
     };
 
