@@ -31,7 +31,7 @@ const USAGE = `Usage: glance <command>
   report --publish [--json reports/json] [--run ID]
                                          send a run's results and evidence to the team server
   stats [--runs N] [--json]              usage analytics of the last runs: commands, locate time, cache hits, slowest descriptions
-  serve [--listen HOST:PORT] [--state DIR] [--tls-cert F --tls-key F] [--token-ttl 1h] [--retain-days 30] [--trust-proxy] [--backend local|docker]
+  serve [--listen HOST:PORT] [--state DIR] [--tls-cert F --tls-key F] [--token-ttl 1h] [--retain-days 30] [--trust-proxy] [--backend local|docker|kubernetes]
                                          the team server: the Service over HTTP for clients with apiRoot
   teams add NAME [--sandboxes N] | teams list [--state DIR]
                                          the team server's teams and their sandbox limits

@@ -1,3 +1,4 @@
+import { SANDBOX_BACKENDS, SandboxBackendName } from '../sandbox/backend';
 import fs from 'fs';
 import { InvalidOptionError } from '../config/errors';
 import { defaultStateDir } from '../config/state-dir';
@@ -27,8 +28,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   const retainDays = retain === undefined ? undefined : Number(retain);
   if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 1)) throw new InvalidOptionError('retain-days', `--retain-days takes a whole number of days, at least 1; got '${retain}'.`);
 
-  const backend = stringFlag(flags, 'backend') ?? 'local';
-  if (backend !== 'local' && backend !== 'docker') throw new InvalidOptionError('backend', `--backend takes 'local' (a process per sandbox here) or 'docker' (a container per sandbox); got '${backend}'.`);
+  const backend = (stringFlag(flags, 'backend') ?? 'local') as SandboxBackendName;
+  if (!SANDBOX_BACKENDS.includes(backend)) throw new InvalidOptionError('backend', `--backend takes 'local' (a process per sandbox here), 'docker' (a container per sandbox) or 'kubernetes' (a pod per sandbox, in the cluster of KUBECONFIG or the one the server runs in); got '${backend}'.`);
   const server = await startServer({ host, port, stateDir, tls, tokenTtlMs: ttl ? parseDuration('token-ttl', ttl) : DEFAULT_SERVER_TOKEN_TTL_MS, retainDays, trustProxy: flags['trust-proxy'] === true, backend });
   const { alive, ended } = server.reconciled;
   console.log(`Glance team server on ${server.url} (state in ${stateDir}). ${alive.length} sandbox(es) still running taken up, ${ended.length} found ended.`);

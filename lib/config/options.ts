@@ -1,3 +1,4 @@
+import { SANDBOX_BACKENDS, SandboxBackendName } from '../sandbox/backend';
 import fs from 'fs';
 import path from 'path';
 import {
@@ -77,8 +78,8 @@ export interface ClientOptions {
   sandboxHome?: string;
   /** Run the sandbox's programs as root instead of as the unprivileged user `glance-sandbox` (default GLANCE_RUN_AS_ROOT, else false; only matters when Glance runs as root). */
   runAsRoot?: boolean;
-  /** Where a new sandbox runs: `local` (a process on this machine) or `docker` (a container from the image `glance image build` makes) (default GLANCE_SANDBOX_BACKEND; else the Service's: local, or the team server's `--backend`). */
-  sandboxBackend?: 'local' | 'docker';
+  /** Where a new sandbox runs: `local` (a process on this machine), `docker` (a container from the image `glance image build` makes) or `kubernetes` (a pod of that image, in the cluster the kubeconfig names) (default GLANCE_SANDBOX_BACKEND; else the Service's: local, or the team server's `--backend`). */
+  sandboxBackend?: SandboxBackendName;
 }
 
 /** Options of `find()` (interface spec 4.3); a bare number is `cacheThreshold`. */
@@ -145,7 +146,6 @@ function isApiRoot(path: string, value: unknown): void {
   }
 }
 
-const SANDBOX_BACKENDS = ['local', 'docker'];
 
 export const clientShape: Shape = {
   os: isOneOf(['linux', 'windows']),
@@ -317,7 +317,7 @@ export interface ResolvedClientOptions {
   sandboxHome: string | null;
   runAsRoot: boolean;
   /** null: the Service's default. */
-  sandboxBackend: 'local' | 'docker' | null;
+  sandboxBackend: SandboxBackendName | null;
   /** The vision model from GLANCE_AI_* (or OPENAI_*) variables; null when none is set. */
   vision: VisionModelSettings | null;
   /** Set when the deprecated `headless` option was used. */
@@ -353,7 +353,7 @@ export function resolveClientOptions(input: unknown = {}): ResolvedClientOptions
   const runAsRoot = o.runAsRoot ?? (envRoot !== undefined && envBoolean('GLANCE_RUN_AS_ROOT', envRoot));
   const envBackend = process.env.GLANCE_SANDBOX_BACKEND || undefined;
   if (o.sandboxBackend === undefined && envBackend !== undefined) isOneOf(SANDBOX_BACKENDS)('GLANCE_SANDBOX_BACKEND', envBackend);
-  const sandboxBackend = o.sandboxBackend ?? (envBackend as 'local' | 'docker' | undefined) ?? null;
+  const sandboxBackend = o.sandboxBackend ?? (envBackend as SandboxBackendName | undefined) ?? null;
   const locator = o.locator ?? ((envLocator ?? 'auto') as LocatorChoice);
   if (locator === 'vision' && !vision) {
     throw new InvalidOptionError(o.locator ? 'locator' : 'GLANCE_LOCATOR', "The 'vision' locator needs a vision model, and none is set: set GLANCE_AI_MODEL (and GLANCE_AI_BASE_URL, GLANCE_AI_API_KEY) to an OpenAI-compatible model, or use locator 'auto'.");

@@ -1,3 +1,4 @@
+import type { SandboxBackendName } from './backend';
 import fs from 'fs';
 import path from 'path';
 import type { ProcessIdentity } from './process-identity';
@@ -26,9 +27,12 @@ export interface SandboxRecord {
   workDir: string;
   createdAt: string;
   state: 'running' | 'stopped';
-  /** Where it runs: absent or 'local' for a supervisor process here, 'docker' for a container (its id in `container`). */
-  backend?: 'local' | 'docker';
+  /** Where it runs: absent or 'local' for a supervisor process here, 'docker' for a container (its id in `container`), 'kubernetes' for a pod (its name in `pod`). */
+  backend?: SandboxBackendName;
   container?: string;
+  pod?: string;
+  /** The address its agent answers on, when not this machine's loopback (a pod's IP). */
+  host?: string;
   stoppedAt?: string;
   stopReason?: string;
 }
@@ -105,10 +109,10 @@ export class SandboxRegistry {
   }
 }
 
-/** Whether a sandbox still runs: its supervisor process here, or (docker) its container, whose end Docker's events record. */
+/** Whether a sandbox still runs: its supervisor process here, or (docker, kubernetes) its container or pod, whose end the engine's events record. */
 export function sandboxAlive(record: SandboxRecord): boolean {
   if (record.state !== 'running') return false;
-  return record.backend === 'docker' ? true : processAlive(record.pid);
+  return (record.backend ?? 'local') === 'local' ? processAlive(record.pid) : true;
 }
 
 export function processAlive(pid: number): boolean {

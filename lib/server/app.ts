@@ -1,3 +1,4 @@
+import type { SandboxBackendName } from '../sandbox/backend';
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Ajv from 'ajv';
@@ -35,7 +36,7 @@ export interface ServerOptions {
   /** Runs, evidence, screenshots, cache entries and usage records older than this are pruned (default 30). */
   retainDays?: number;
   /** Where sandboxes run when a client does not say (default 'local'). */
-  backend?: 'local' | 'docker';
+  backend?: SandboxBackendName;
 }
 
 export const DEFAULT_SERVER_TOKEN_TTL_MS = 60 * 60 * 1000;

@@ -1,3 +1,4 @@
+import type { SandboxBackendName } from '../sandbox/backend';
 import { Type, Static, TSchema } from 'typebox';
 
 /**
@@ -7,6 +8,11 @@ import { Type, Static, TSchema } from 'typebox';
  */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Closed = { additionalProperties: false };
+
+/** Where a sandbox runs (lib/sandbox/backend.ts); the check below keeps the two lists the same. */
+const BackendName = Type.Union([Type.Literal('local'), Type.Literal('docker'), Type.Literal('kubernetes')]);
+const sameBackends: [Static<typeof BackendName>, SandboxBackendName] = ['' as SandboxBackendName, '' as Static<typeof BackendName>];
+void sameBackends;
 
 export const Box = Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() }, Closed);
 const Ai = Type.Object({
@@ -39,7 +45,7 @@ export const SandboxSpec = Type.Object({
   preview: Type.Union([Type.Literal('browser'), Type.Literal('ide'), Type.Literal('none')]),
   sandboxHome: Type.Optional(Nullable(Type.String())),
   runAsRoot: Type.Optional(Type.Boolean()),
-  backend: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('docker')])),
+  backend: Type.Optional(BackendName),
   sandboxAmi: Type.Optional(Type.String()),
   sandboxInstance: Type.Optional(Type.String()),
   /** How long connect() may wait in the queue for a slot, ms. */
@@ -51,7 +57,7 @@ export const AttachBody = Type.Object({ host: Type.String({ minLength: 1, maxLen
 export const SandboxSession = Type.Object({
   instance: Type.Object({
     instanceId: Type.String(), ip: Type.String(), vncPort: Nullable(Type.Integer()), os: Os, resolution: Type.String(),
-    provider: Type.Union([Type.Literal('local'), Type.Literal('docker'), Type.Literal('ip')]), rejoined: Type.Boolean(), display: Nullable(Type.String()),
+    provider: Type.Union([...BackendName.anyOf, Type.Literal('ip')]), rejoined: Type.Boolean(), display: Nullable(Type.String()),
     agentPort: Type.Integer(), createdAt: Nullable(Type.String()),
   }, Closed),
   /** The sandbox's agent as the client reaches it: a path of this server, with a token for that sandbox alone. */

@@ -21,6 +21,7 @@ import { markEnded, openSandboxesOf, OwnerRow, ownerOf, recordOwner } from './sa
 import { SandboxQueue } from './sandbox-queue';
 import { sessionEnded, sessionOpened } from './session-log';
 import { DockerProvider } from '../sandbox/docker-provider';
+import { KubernetesProvider } from '../sandbox/kubernetes-provider';
 import type { SandboxBackend, SandboxBackendName } from '../sandbox/backend';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../config/options';
 import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
@@ -62,8 +63,8 @@ const DEFAULT_MAX_QUEUE_WAIT_MS = 10 * 60 * 1000;
 export class LocalService implements Service {
   private db: Db | null = null;
   private readonly registry: SandboxRegistry;
-  /** Where sandboxes run; the docker backend is made on first use, since only it talks to Docker. */
-  private readonly backends: { local: SandboxBackend; docker?: SandboxBackend };
+  /** Where sandboxes run; the docker and kubernetes backends are made on first use, since only they talk to their engines. */
+  private readonly backends: { local: SandboxBackend; docker?: SandboxBackend; kubernetes?: SandboxBackend };
   /** Sandboxes this Service created, rejoined or attached, by instance id: where their agents listen. */
   private readonly sandboxes = new Map<string, { agent: AgentEndpoint; resolution: string }>();
   private readonly sessions = new Map<string, { find: FindSession; team: number; sandboxId: string }>();
@@ -82,6 +83,7 @@ export class LocalService implements Service {
 
   private backend(name: SandboxBackendName): SandboxBackend {
     if (name === 'local') return this.backends.local;
+    if (name === 'kubernetes') return (this.backends.kubernetes ??= new KubernetesProvider(this.registry));
     return (this.backends.docker ??= new DockerProvider(this.registry));
   }
 
@@ -362,7 +364,8 @@ export class LocalService implements Service {
     } catch (error) {
       const sandboxId = this.sessions.get(sessionId)?.sandboxId;
       if (!(error instanceof ConnectionError) || !sandboxId || ownerOf(this.store(), sandboxId)?.provider === 'ip' || await this.backendOf(sandboxId).confirmAlive(sandboxId)) throw error;
-      const why = this.registry.read(sandboxId)?.backend === 'docker' ? this.registry.read(sandboxId)?.stopReason ?? 'its container ended' : 'its agent ended or crashed';
+      const record = this.registry.read(sandboxId);
+      const why = (record?.backend ?? 'local') === 'local' ? 'its agent ended or crashed' : record?.stopReason ?? `its ${record?.backend === 'docker' ? 'container' : 'pod'} ended`;
       throw new SandboxError(`Sandbox '${sandboxId}' is gone: ${why} (${error.message}). Connect again for a new sandbox.`);
     }
   }
@@ -482,6 +485,6 @@ function toSession(record: SandboxRecord, rejoined: boolean): SandboxSession {
       display: record.display, agentPort: record.port, createdAt: record.createdAt,
     },
     // A container's agent cannot reach this machine's shared memory.
-    agent: { host: '127.0.0.1', port: record.port, token: record.token, ...(record.backend === 'docker' ? { sharedMemory: false } : {}) },
+    agent: { host: record.host ?? '127.0.0.1', port: record.port, token: record.token, ...((record.backend ?? 'local') === 'local' ? {} : { sharedMemory: false }) },
   };
 }

@@ -1,3 +1,4 @@
+import type { SandboxBackendName } from '../sandbox/backend';
 import type { Db } from '../store/db';
 
 /**
@@ -9,7 +10,7 @@ export interface OwnerRow {
   sandboxId: string;
   teamId: number;
   keyId: number;
-  provider: 'local' | 'docker' | 'ip';
+  provider: SandboxBackendName | 'ip';
   resolution: string;
   createdAt: string;
   endedAt: string | null;

@@ -29,7 +29,7 @@ export interface SandboxSpec {
   sandboxHome?: string | null;
   /** Run programs as root rather than as the sandbox's user. */
   runAsRoot?: boolean;
-  /** Where the sandbox runs: a process here ('local') or a container ('docker'); absent: the Service's default. */
+  /** Where the sandbox runs: a process here ('local'), a container ('docker') or a pod ('kubernetes'); absent: the Service's default. */
   backend?: SandboxBackendName;
   sandboxAmi?: string;
   sandboxInstance?: string;
@@ -45,7 +45,7 @@ export interface SandboxInstance {
   os: Os;
   resolution: string;
   /** `local` for a sandbox on this machine, `ip` for an agent you run yourself. */
-  provider: 'local' | 'docker' | 'ip';
+  provider: SandboxBackendName | 'ip';
   /** True when connect() joined a sandbox that was already running. */
   rejoined: boolean;
   display: string | null;

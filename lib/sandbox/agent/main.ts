@@ -19,6 +19,7 @@ import { processIdentity } from '../process-identity';
 import { sandboxRuntimeDir } from '../runtime-dir';
 import { programEnvironment } from './program-env';
 import { SandboxFolder } from './sandbox-folder';
+import { unpackHomeSeed } from '../home-seed-archive';
 import { sandboxUser } from './sandbox-user';
 
 export interface SupervisorConfig {
@@ -34,8 +35,12 @@ export interface SupervisorConfig {
   accessibility?: boolean;
   /** A folder whose contents every new home starts with (the `sandboxHome` option). */
   homeSeed?: string | null;
+  /** The seed folder itself, packed (home-seed-archive.ts), for a sandbox that does not share the client's files. */
+  homeSeedArchive?: string;
   /** Run programs as root, as Glance itself, rather than as the sandbox's user (the `runAsRoot` option). */
   runAsRoot?: boolean;
+  /** Where the agent listens (default: loopback, on a free port). A pod's agent listens on every address, at the port its pod declares. */
+  listen?: { host: string; port: number };
 }
 
 /** The config: one JSON line on stdin, or (in a container, which has no one to write it) GLANCE_SUPERVISOR_CONFIG, removed before anything starts. */
@@ -91,7 +96,8 @@ async function main(): Promise<void> {
   const log = fs.openSync(path.join(workDir, 'agent.log'), 'a');
   const xvfbReady = startXvfb(processes, config.width, config.height, log);
   const user = sandboxUser(config.runAsRoot === true);
-  folder = new SandboxFolder(sandboxRuntimeDir(config.id), config.homeSeed ?? null, user);
+  const homeSeed = config.homeSeedArchive ? unpackHomeSeed(config.homeSeedArchive, path.join(workDir, 'home-seed')) : config.homeSeed ?? null;
+  folder = new SandboxFolder(sandboxRuntimeDir(config.id), homeSeed, user);
   folder.create();
   // Programs in the sandbox see the user's environment, less Glance's
   // credentials and the user's desktop session, with the sandbox's own folders.
@@ -176,7 +182,7 @@ async function main(): Promise<void> {
     }),
     terminate: (reason) => void terminate(reason),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(config.listen?.port ?? 0, config.listen?.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
   process.on('SIGTERM', () => void terminate('SIGTERM'));
   process.on('SIGINT', () => void terminate('SIGINT'));
