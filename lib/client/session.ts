@@ -72,7 +72,8 @@ export class ClientSession {
     }
     this.agent = agent;
     this.instance = sandbox.instance;
-    this.skipProvision = sandbox.instance.rejoined;
+    // A rejoined sandbox already runs its scenario's apps; an agent of your own is a machine the scenario sets up each time.
+    this.skipProvision = sandbox.instance.rejoined && sandbox.instance.provider !== 'ip';
     this.sessionId = `${sandbox.instance.instanceId}-${Date.now().toString(36)}`;
     this.failed = false;
     this.heartbeat = setInterval(() => this.agent?.call('GET', '/health').catch(() => undefined), HEARTBEAT_MS);
