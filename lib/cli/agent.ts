@@ -2,6 +2,9 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { X11Driver } from '../sandbox/agent/x11-driver';
+import { NutDriver } from '../sandbox/agent/nut-driver';
+import { InvalidOptionError } from '../config/errors';
+import type { Os } from '../config/options';
 import { Launcher } from '../sandbox/agent/launcher';
 import { PageLoads } from '../sandbox/agent/page-loads';
 import { ProcessGroup } from '../sandbox/agent/processes';
@@ -12,10 +15,15 @@ import { ProgramSpace } from '../sandbox/agent/program-space';
 import { endMarkedPrograms } from '../sandbox/agent/program-reaper';
 import { hostPort, parseFlags } from './flags';
 
+const DRIVERS = ['x11', 'nut'] as const;
+
 /**
- * `glance agent --listen HOST:PORT`: serves an existing display (DISPLAY) to
- * Glance clients that connect with `ip`. It never stops its machine; it
- * ends on Ctrl-C, taking the apps it launched with it.
+ * `glance agent --listen HOST:PORT [--driver x11|nut]`: serves this machine's
+ * desktop (on Linux, the X display DISPLAY names) to Glance clients that
+ * connect with `ip`, or through the team server it is registered with. The
+ * x11 driver is Linux's; the nut driver (nut-js) runs on Windows, macOS and
+ * X11, and is the default off Linux. It never stops its machine; it ends
+ * on Ctrl-C, taking the apps it launched with it.
  */
 export async function agentCommand(args: string[]): Promise<number> {
   const { flags } = parseFlags(args);
@@ -23,28 +31,35 @@ export async function agentCommand(args: string[]): Promise<number> {
   const { host, port } = hostPort('--listen', listen, '0.0.0.0:4780');
   const token = typeof flags.token === 'string' ? flags.token : process.env.GLANCE_AGENT_TOKEN;
   if (!token || token.length < 16) throw new Error('The agent needs a token of 16 or more characters: --token T or GLANCE_AGENT_TOKEN. Clients set GLANCE_AGENT_TOKEN to the same value.');
-  const display = typeof flags.display === 'string' ? flags.display : process.env.DISPLAY;
-  if (!display) throw new Error('No display: set DISPLAY (e.g. :0) or pass --display :0.');
+  const onX11 = process.platform === 'linux';
+  const driverName = typeof flags.driver === 'string' ? flags.driver : onX11 ? 'x11' : 'nut';
+  if (!DRIVERS.includes(driverName as (typeof DRIVERS)[number])) throw new InvalidOptionError('driver', `--driver takes 'x11' (Linux's X display) or 'nut' (nut-js: Windows, macOS and X11); got '${driverName}'.`);
+  if (driverName === 'x11' && !onX11) throw new InvalidOptionError('driver', `The x11 driver serves an X display, which ${process.platform} does not have: use --driver nut (the default here).`);
+  const display = onX11 ? (typeof flags.display === 'string' ? flags.display : process.env.DISPLAY) : undefined;
+  if (onX11 && !display) throw new Error('No display: set DISPLAY (e.g. :0) or pass --display :0.');
+  // nut-js opens the X display that DISPLAY names.
+  if (display) process.env.DISPLAY = display;
 
-  const driver = await X11Driver.connect(display);
+  const driver = driverName === 'nut' ? await NutDriver.connect() : await X11Driver.connect(display!);
+  const served = hostDesktop();
   const processes = new ProcessGroup();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-agent-'));
   const id = `agent-${os.hostname()}`;
   // Programs it starts see this machine's environment, never the agent's token or Glance's keys.
-  const space = new ProgramSpace({ ...programEnvironment(process.env, { ownSession: false }), DISPLAY: display }, workDir, null, `${id}-${process.pid}`);
+  const space = new ProgramSpace({ ...programEnvironment(process.env, { ownSession: false }), ...(display ? { DISPLAY: display } : {}) }, workDir, null, `${id}-${process.pid}`);
   const pageLoads = new PageLoads();
   const launcher = new Launcher(driver, processes, space, workDir, pageLoads);
   // The dashcam records into the agent's own folder; clients fetch their clips over HTTP.
-  const evidence = await startEvidence({ display, driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null, pageLoads });
+  const evidence = await startEvidence({ display: display ?? 'desktop', driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null, pageLoads });
   const server = createAgentServer({
     id, token, driver, processes, space, routes: evidence.routes, launcher, pages: pageLoads,
     resetPrograms: () => launcher.endPrograms(),
-    describe: () => ({ id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort: null, state: 'self-hosted' }),
+    describe: () => ({ id, display: display ?? 'desktop', os: served, driver: driverName, width: driver.width, height: driver.height, pid: process.pid, vncPort: null, state: 'self-hosted' }),
     terminate: () => undefined,
   });
   await new Promise<void>((resolve, reject) => server.listen(port, host, resolve).on('error', reject));
   const bound = server.address() as import('net').AddressInfo;
-  console.log(`Glance agent serving display ${display} (${driver.width}x${driver.height}) on ${host}:${bound.port}.`);
+  console.log(`Glance agent serving ${display ? `display ${display}` : `the ${served} desktop`} (${driver.width}x${driver.height}, ${driverName} driver) on ${host}:${bound.port}.`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -56,4 +71,9 @@ export async function agentCommand(args: string[]): Promise<number> {
   await driver.close();
   fs.rmSync(workDir, { recursive: true, force: true });
   return 0;
+}
+
+/** The desktop this machine serves, as a client's `os` names it (macOS has no such name: its clients connect by ip). */
+function hostDesktop(): Os | 'macos' {
+  return process.platform === 'win32' ? 'windows' : process.platform === 'darwin' ? 'macos' : 'linux';
 }

@@ -14,7 +14,9 @@ import { imageCommand } from './image';
 const USAGE = `Usage: glance <command>
 
   init                                   create the state database and an API key (written to .env)
-  agent --listen HOST:PORT [--token T]   serve this machine's display to Glance clients (token also from GLANCE_AGENT_TOKEN)
+  agent --listen HOST:PORT [--token T] [--driver x11|nut]
+                                         serve this machine's desktop to Glance clients (token also from GLANCE_AGENT_TOKEN;
+                                         the nut driver runs on Windows, macOS and X11, and is the default off Linux)
   sandboxes [list | stop <id> | stop --all | prune]
                                          show or stop local sandboxes
   locate <screen.png> "<description>" [--type text|image|ui|any] [--zoom] [--verify] [--json] [--overlay out.png]
@@ -37,8 +39,9 @@ const USAGE = `Usage: glance <command>
                                          the team server's teams and their sandbox limits
   keys create|list --team NAME | keys revoke ID --team NAME [--state DIR]
                                          a team's API keys (shown once, stored hashed)
-  agents add HOST:PORT --token T [--team NAME] | agents list [--state DIR]
-                                         agents of your own machines, reached through the team server
+  agents add HOST:PORT --token T [--os linux|windows] [--team NAME] | agents list [--state DIR]
+                                         agents of your own machines, reached through the team server;
+                                         connect({ os: 'windows' }) goes to a team's windows agents
   image build [--tag T] [--base IMAGE] [--node PATH]
                                          the sandbox image for the docker backend (deploy/Dockerfile)
 `;

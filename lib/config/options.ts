@@ -10,7 +10,9 @@ import { LocatorChoice, LOCATORS, ocrReaderFromEnv, PLANNED_ENGINES } from './lo
 import { resolveVisionModel, VisionModelSettings } from './vision';
 import { defaultStateDir } from './state-dir';
 
-export type Os = 'linux' | 'windows';
+/** The desktops a sandbox can be: linux here, windows on a machine of your own running the agent. */
+export const OSES = ['linux', 'windows'] as const;
+export type Os = (typeof OSES)[number];
 export type Preview = 'browser' | 'ide' | 'none';
 
 /** Sampling settings for model-backed checks (the spec's `ai` object). */
@@ -148,7 +150,7 @@ function isApiRoot(path: string, value: unknown): void {
 
 
 export const clientShape: Shape = {
-  os: isOneOf(['linux', 'windows']),
+  os: isOneOf([...OSES]),
   resolution: isResolution,
   apiRoot: isApiRoot,
   connectTimeout: isIntegerAtLeast(0),

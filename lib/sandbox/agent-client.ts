@@ -1,3 +1,4 @@
+import type { Os } from '../config/options';
 import fs from 'fs';
 import { randomBytes } from 'crypto';
 import { HttpAnswer, HttpClient, HttpTarget } from './http-client';
@@ -14,6 +15,8 @@ export interface AgentHealth {
   width: number;
   height: number;
   vncPort: number | null;
+  /** The desktop it serves (agents before Glance 0.1 did not say: linux); 'macos' is reached by ip only. */
+  os?: Os | 'macos';
 }
 
 /** Where an agent listens and the token it requires; behind the team server, a path of the server. */

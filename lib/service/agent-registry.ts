@@ -2,6 +2,7 @@ import fs from 'fs';
 import path from 'path';
 import { createCipheriv, createDecipheriv, randomBytes } from 'crypto';
 import type { Db } from '../store/db';
+import type { Os } from '../config/options';
 
 /**
  * Self-hosted agents registered on the team server (`glance agents add`).
@@ -16,6 +17,8 @@ export interface RegisteredAgent {
   /** The team that may use it; null for every team of the server. */
   teamId: number | null;
   token: string;
+  /** The desktop it serves. */
+  os: Os;
 }
 
 function sealingKey(stateDir: string): Buffer {
@@ -46,14 +49,14 @@ function unseal(stateDir: string, sealed: Buffer): string {
 
 /** Registers (or updates) an agent by its id and address. */
 export function registerAgent(db: Db, stateDir: string, agent: RegisteredAgent): void {
-  db.prepare(`INSERT INTO agents (agent_id, host, port, team_id, token_sealed, added_at) VALUES (?, ?, ?, ?, ?, ?)
-              ON CONFLICT (agent_id) DO UPDATE SET host = excluded.host, port = excluded.port, team_id = excluded.team_id, token_sealed = excluded.token_sealed`)
-    .run(agent.agentId, agent.host, agent.port, agent.teamId, seal(stateDir, agent.token), new Date().toISOString());
+  db.prepare(`INSERT INTO agents (agent_id, host, port, team_id, token_sealed, added_at, os) VALUES (?, ?, ?, ?, ?, ?, ?)
+              ON CONFLICT (agent_id) DO UPDATE SET host = excluded.host, port = excluded.port, team_id = excluded.team_id, token_sealed = excluded.token_sealed, os = excluded.os`)
+    .run(agent.agentId, agent.host, agent.port, agent.teamId, seal(stateDir, agent.token), new Date().toISOString(), agent.os);
 }
 
-type Row = { agent_id: string; host: string; port: number; team_id: number | null; token_sealed: Buffer };
+type Row = { agent_id: string; host: string; port: number; team_id: number | null; token_sealed: Buffer; os: Os };
 const open = (stateDir: string, row: Row | undefined): RegisteredAgent | null =>
-  row ? { agentId: row.agent_id, host: row.host, port: row.port, teamId: row.team_id, token: unseal(stateDir, row.token_sealed) } : null;
+  row ? { agentId: row.agent_id, host: row.host, port: row.port, teamId: row.team_id, token: unseal(stateDir, row.token_sealed), os: row.os } : null;
 
 export function agentAt(db: Db, stateDir: string, host: string, port: number): RegisteredAgent | null {
   return open(stateDir, db.prepare('SELECT * FROM agents WHERE host = ? AND port = ?').get(host, port) as Row | undefined);
@@ -65,6 +68,12 @@ export function agentById(db: Db, stateDir: string, agentId: string): Registered
 
 /** Registered agents, without their tokens. */
 export function listAgents(db: Db): Omit<RegisteredAgent, 'token'>[] {
-  return (db.prepare('SELECT agent_id, host, port, team_id FROM agents ORDER BY host, port').all() as Row[])
-    .map((r) => ({ agentId: r.agent_id, host: r.host, port: r.port, teamId: r.team_id }));
+  return (db.prepare('SELECT agent_id, host, port, team_id, os FROM agents ORDER BY host, port').all() as Row[])
+    .map((r) => ({ agentId: r.agent_id, host: r.host, port: r.port, teamId: r.team_id, os: r.os }));
+}
+
+/** The agents of one desktop that a team may use: its own first, then those of every team. */
+export function agentsFor(db: Db, stateDir: string, teamId: number, os: Os): RegisteredAgent[] {
+  const rows = db.prepare('SELECT * FROM agents WHERE os = ? AND (team_id = ? OR team_id IS NULL) ORDER BY team_id IS NULL, host, port').all(os, teamId) as Row[];
+  return rows.map((row) => open(stateDir, row)!);
 }

@@ -19,14 +19,14 @@ import { DEFAULT_TOKEN_TTL_MS, issueToken, signingSecret, TokenClaims, verifyTok
 import { keyActive, teamById } from './teams';
 import { markEnded, openSandboxesOf, OwnerRow, ownerOf, recordOwner } from './sandbox-owners';
 import { SandboxQueue } from './sandbox-queue';
-import { sessionEnded, sessionOpened } from './session-log';
+import { sessionEnded, sessionOpened, sessionOpenOn } from './session-log';
 import { DockerProvider } from '../sandbox/docker-provider';
 import { KubernetesProvider } from '../sandbox/kubernetes-provider';
 import type { SandboxBackend, SandboxBackendName } from '../sandbox/backend';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from '../config/options';
+import { DEFAULT_CONNECT_TIMEOUT_MS, Os } from '../config/options';
 import { AssertRequest, AuthResult, LocateRequest, SandboxSession, SandboxSpec, Service, SessionInfo, SessionSettings } from './service';
 import { FindSession } from './find-session';
-import { agentAt, agentById } from './agent-registry';
+import { agentAt, agentById, agentsFor } from './agent-registry';
 import { ConnectionError } from '../sandbox/http-client';
 
 const HOW_TO_GET_A_KEY = "Run 'npx glance init' to create a key (it is written to .env as GLANCE_API_KEY).";
@@ -244,9 +244,7 @@ export class LocalService implements Service {
 
   async createSandbox(token: string, spec: SandboxSpec): Promise<SandboxSession> {
     const claims = this.check(token);
-    if (spec.os !== 'linux') {
-      throw new SandboxError(`os '${spec.os}' needs a ${spec.os} machine running the Glance agent: start 'npx glance agent --listen HOST:PORT --token T' there and connect with ip: 'HOST:PORT'. Local sandboxes are linux.`);
-    }
+    if (spec.os !== 'linux') return this.attachRegisteredAgent(token, claims.team, spec.os);
     const team = teamById(this.store(), claims.team);
     const wait = Math.min(spec.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS, this.options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS);
     const endReservation = team ? await this.queue.acquire(team, wait) : () => undefined;
@@ -310,7 +308,7 @@ export class LocalService implements Service {
       this.claim(claims, health.id, 'ip', `${health.width}x${health.height}`);
       return this.remember({
         instance: {
-          instanceId: health.id, ip: address.host, vncPort: health.vncPort ?? null, os: 'linux',
+          instanceId: health.id, ip: address.host, vncPort: health.vncPort ?? null, os: health.os === 'windows' ? 'windows' : 'linux',
           resolution: `${health.width}x${health.height}`, provider: 'ip', rejoined: true,
           display: health.display, agentPort: address.port, createdAt: null,
         },
@@ -322,6 +320,28 @@ export class LocalService implements Service {
     } finally {
       agent.close();
     }
+  }
+
+  /**
+   * A sandbox of another desktop is a machine of the team's own: the first
+   * agent registered for that os (`glance agents add --os`) that nobody is
+   * using and that answers.
+   */
+  private async attachRegisteredAgent(token: string, team: number, os: Os): Promise<SandboxSession> {
+    const howTo = `start 'npx glance agent --listen HOST:PORT --token T' on a ${os} machine, then connect with ip: 'HOST:PORT', or register it on the team server with 'glance agents add HOST:PORT --token T --os ${os} --team NAME' so that connect({ os: '${os}' }) finds it. Local sandboxes are linux.`;
+    const agents = agentsFor(this.store(), this.stateDir, team, os);
+    if (!agents.length) throw new SandboxError(`os '${os}' needs a ${os} machine running the Glance agent, and none is registered for your team: ${howTo}`);
+    const free = agents.filter((a) => !sessionOpenOn(this.store(), a.agentId));
+    if (!free.length) throw new SandboxError(`Every ${os} agent registered for your team is in use (${agents.map((a) => `${a.host}:${a.port}`).join(', ')}). Try again when one is free, or register another with 'glance agents add HOST:PORT --token T --os ${os} --team NAME'.`);
+    const unreachable: string[] = [];
+    for (const agent of free) {
+      try {
+        return await this.attachSandbox(token, { host: agent.host, port: agent.port, agentToken: agent.token });
+      } catch (error) {
+        unreachable.push(`${agent.host}:${agent.port} (${(error as Error).message.split('. ')[0]})`);
+      }
+    }
+    throw new SandboxError(`No ${os} agent registered for your team answered: ${unreachable.join('; ')}. Start 'npx glance agent' on those machines again.`);
   }
 
   private remember(session: SandboxSession): SandboxSession {

@@ -32,3 +32,8 @@ export function recentSessions(db: Db, teamId: number, limit = 50): SessionRow[]
 export function reapedCount(db: Db, teamId: number): number {
   return (db.prepare("SELECT COUNT(*) AS n FROM sessions WHERE team_id = ? AND end_reason LIKE 'reaped%'").get(teamId) as { n: number }).n;
 }
+
+/** Whether a session on this sandbox (or agent) is open: someone is using it now. */
+export function sessionOpenOn(db: Db, sandboxId: string): boolean {
+  return Boolean(db.prepare('SELECT 1 FROM sessions WHERE sandbox_id = ? AND ended_at IS NULL LIMIT 1').get(sandboxId));
+}

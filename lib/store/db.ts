@@ -185,6 +185,8 @@ const MIGRATIONS = [
   // What each command's vision-model calls cost (the console's model chart).
   `ALTER TABLE command_analytics ADD COLUMN model_calls INTEGER;
    ALTER TABLE command_analytics ADD COLUMN model_tokens INTEGER;`,
+  // The desktop each registered agent serves: connect({ os }) is routed to a team's agents of that os.
+  `ALTER TABLE agents ADD COLUMN os TEXT NOT NULL DEFAULT 'linux';`,
 ];
 
 export function dbPath(stateDir: string): string {

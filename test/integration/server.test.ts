@@ -259,8 +259,13 @@ test('an agent of your own, registered with glance agents add, is reached throug
     agent = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'agent', '--listen', '127.0.0.1:0', '--display', display],
       { env: { ...process.env, GLANCE_AGENT_TOKEN: token }, stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<number>((resolve) => agent!.stdout!.on('data', (c: Buffer) => { const m = /on 127\.0\.0\.1:(\d+)/.exec(String(c)); if (m) resolve(Number(m[1])); }));
-    const added = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'agents', 'add', `127.0.0.1:${port}`, '--token', token, '--team', 'default', '--state', it.stateDir], { encoding: 'utf8' });
-    assert.match(added.stdout, /Registered agent .* for team default/, added.stderr);
+    const add = (...extra: string[]) => spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'agents', 'add', `127.0.0.1:${port}`, '--token', token, '--team', 'default', '--state', it.stateDir, ...extra], { encoding: 'utf8' });
+    // The agent says which desktop it serves: a registration that names another is refused.
+    const wrongOs = add('--os', 'windows');
+    assert.notEqual(wrongOs.status, 0);
+    assert.match(wrongOs.stderr, /The agent at 127\.0\.0\.1:\d+ serves a linux desktop, not windows\. Register it with --os linux/);
+    const added = add();
+    assert.match(added.stdout, /Registered linux agent .* for team default/, added.stderr);
     assert.doesNotMatch(fs.readFileSync(path.join(it.stateDir, 'glance.db')).toString('latin1'), new RegExp(token), 'the token is not stored in clear');
 
     delete process.env.GLANCE_AGENT_TOKEN;

@@ -29,10 +29,14 @@ const FIRST_FRAME_MS = 3000;
  * leaves a playable clip. zerolatency keeps the encoder from holding frames
  * back, so the progress it reports is the wall clock's.
  */
-export function ffmpegArgs(display: string, width: number, height: number, file: string): string[] {
+export function ffmpegArgs(display: string, width: number, height: number, file: string, platform = process.platform): string[] {
+  // Windows' desktop comes through GDI (gdigrab), whole; an X11 display through x11grab.
+  const input = platform === 'win32'
+    ? ['-f', 'gdigrab', '-framerate', String(FPS), '-i', 'desktop']
+    : ['-f', 'x11grab', '-framerate', String(FPS), '-video_size', `${width}x${height}`, '-i', display];
   return [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
-    '-f', 'x11grab', '-framerate', String(FPS), '-video_size', `${width}x${height}`, '-i', display,
+    ...input,
     '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-crf', '30', '-pix_fmt', 'yuv420p', '-g', String(FPS),
     '-flush_packets', '1', '-movflags', '+frag_keyframe+empty_moov+default_base_moof',
     '-progress', 'pipe:1', '-stats_period', '0.2', '-y', file,

@@ -56,6 +56,8 @@ export interface Driver {
   windows(): Promise<WindowInfo[]>;
   activate(windowId: number): Promise<void>;
   activeWindow(): Promise<number | null>;
+  /** Whether this window is the active one (a driver that sees window-manager frames counts the frame around it too). */
+  isActive(windowId: number): Promise<boolean>;
   /** Asks the window manager to close the window, as its close button does (the program may ask to save first). */
   closeWindow(windowId: number): Promise<void>;
   /** The window that has the keyboard focus; null when none has (no window, the root, or the window manager's own). */

@@ -1,4 +1,4 @@
-import { ProcessGroup } from './processes';
+import { ProcessGroup, signalGroup } from './processes';
 import { ProgramSpace } from './program-space';
 
 export interface ExecResult {
@@ -10,10 +10,16 @@ export interface ExecResult {
 
 const MAX_OUTPUT = 4 * 1024 * 1024;
 
+/** The shell that runs exec()'s code: sh, or PowerShell on Windows. */
+export function shellCommand(code: string, platform = process.platform): [string, string[]] {
+  return platform === 'win32' ? ['powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', code]] : ['sh', ['-c', code]];
+}
+
 /** Runs shell code inside the sandbox, bounded by `timeoutMs`; the whole process group dies on timeout. */
 export function runShell(processes: ProcessGroup, code: string, timeoutMs: number, space: ProgramSpace): Promise<ExecResult> {
   return new Promise((resolve) => {
-    const child = space.spawn(processes, 'sh', ['-c', code], ['ignore', 'pipe', 'pipe']);
+    const [shell, args] = shellCommand(code);
+    const child = space.spawn(processes, shell, args, ['ignore', 'pipe', 'pipe']);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -26,7 +32,7 @@ export function runShell(processes: ProcessGroup, code: string, timeoutMs: numbe
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+      if (child.pid) signalGroup(child.pid, 'SIGKILL');
     }, timeoutMs);
     child.once('close', (code) => {
       clearTimeout(timer);

@@ -332,7 +332,7 @@ export class Launcher {
    * test's first keystroke.
    */
   private async activate(window: WindowInfo, timeoutMs: number, label = `'${window.title || window.className}'`): Promise<void> {
-    if ((await this.driver.activeWindow()) !== window.id) await this.driver.activate(window.id);
-    await waitFor(`${label} to become the active window with the keyboard focus`, async () => (await this.driver.activeWindow()) === window.id && this.driver.hasFocus(window.id), { timeoutMs, intervalMs: 20 });
+    if (!(await this.driver.isActive(window.id))) await this.driver.activate(window.id);
+    await waitFor(`${label} to become the active window with the keyboard focus`, async () => (await this.driver.isActive(window.id)) && this.driver.hasFocus(window.id), { timeoutMs, intervalMs: 20 });
   }
 }

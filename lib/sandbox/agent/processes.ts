@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, SpawnOptions } from 'child_process';
+import { ChildProcess, spawn, spawnSync, SpawnOptions } from 'child_process';
 import { readProcess } from '../process-identity';
 
 /**
@@ -42,7 +42,12 @@ export class ProcessGroup {
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+/** Signals a child's whole process group; on Windows, which has no groups, ends its process tree. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  if (process.platform === 'win32') {
+    spawnSync('taskkill', ['/T', ...(signal === 'SIGKILL' ? ['/F'] : []), '/PID', String(pid)], { stdio: 'ignore', timeout: 5_000 });
+    return;
+  }
   try {
     process.kill(-pid, signal);
   } catch {

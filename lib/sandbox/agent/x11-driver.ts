@@ -397,6 +397,10 @@ export class X11Driver implements Driver {
     return transient.data.length >= 4 && transient.data.readUInt32LE(0) !== 0;
   }
 
+  async isActive(windowId: number): Promise<boolean> {
+    return (await this.activeWindow()) === windowId;
+  }
+
   async activeWindow(): Promise<number | null> {
     const prop = await this.property(this.root, '_NET_ACTIVE_WINDOW');
     const id = prop.data.length >= 4 ? prop.data.readUInt32LE(0) : 0;
