@@ -1,4 +1,4 @@
-import { SANDBOX_BACKENDS, SandboxBackendName } from '../sandbox/backend';
+import { SANDBOX_BACKENDS, SandboxBackendName } from '../config/backends';
 import fs from 'fs';
 import { InvalidOptionError } from '../config/errors';
 import { defaultStateDir } from '../config/state-dir';

@@ -1,4 +1,4 @@
-import { SANDBOX_BACKENDS, SandboxBackendName } from '../sandbox/backend';
+import { SANDBOX_BACKENDS, SandboxBackendName } from './backends';
 import fs from 'fs';
 import path from 'path';
 import {

@@ -1,13 +1,11 @@
 import { randomBytes } from 'crypto';
 import { SandboxError } from '../config/errors';
+import type { SandboxBackendName } from '../config/backends';
 import { AgentClient } from './agent-client';
 import type { SandboxRecord, SandboxRegistry } from './registry';
 import type { LocalSandboxSpec } from './local-provider';
 import type { SupervisorConfig } from './agent/main';
 
-/** Where sandboxes run: a supervisor process on this machine, a Docker container, or a Kubernetes pod. */
-export const SANDBOX_BACKENDS = ['local', 'docker', 'kubernetes'] as const;
-export type SandboxBackendName = (typeof SANDBOX_BACKENDS)[number];
 
 /**
  * A place sandboxes run. Each backend labels what it starts and takes the

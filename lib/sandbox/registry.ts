@@ -1,4 +1,4 @@
-import type { SandboxBackendName } from './backend';
+import type { SandboxBackendName } from '../config/backends';
 import fs from 'fs';
 import path from 'path';
 import type { ProcessIdentity } from './process-identity';

@@ -1,4 +1,4 @@
-import type { SandboxBackendName } from '../sandbox/backend';
+import type { SandboxBackendName } from '../config/backends';
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Ajv from 'ajv';

@@ -1,4 +1,4 @@
-import type { SandboxBackendName } from '../sandbox/backend';
+import type { SandboxBackendName } from '../config/backends';
 import type { Db } from '../store/db';
 
 /**

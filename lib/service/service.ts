@@ -14,7 +14,7 @@ import type { CommandRecord } from '../types/analytics';
  * Transport-neutral: every argument and result is plain data, so LocalService
  * runs in-process and a remote transport speaks the same interface over HTTP.
  */
-import type { SandboxBackendName } from '../sandbox/backend';
+import type { SandboxBackendName } from '../config/backends';
 
 export type { SandboxBackendName };
 
