@@ -3,6 +3,8 @@ import os from 'os';
 import path from 'path';
 import { X11Driver } from '../sandbox/agent/x11-driver';
 import { NutDriver } from '../sandbox/agent/nut-driver';
+import { InputRecording } from '../sandbox/agent/input-recording';
+import { recordingRoutes } from '../sandbox/agent/recording-routes';
 import { InvalidOptionError } from '../config/errors';
 import type { Os } from '../config/options';
 import { Launcher } from '../sandbox/agent/launcher';
@@ -51,8 +53,13 @@ export async function agentCommand(args: string[]): Promise<number> {
   const launcher = new Launcher(driver, processes, space, workDir, pageLoads);
   // The dashcam records into the agent's own folder; clients fetch their clips over HTTP.
   const evidence = await startEvidence({ display: display ?? 'desktop', driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null, pageLoads });
+  // What a person does at this machine, for the recorder: the X server tells (RECORD); other desktops do not.
+  const recording = recordingRoutes(async () => {
+    if (!(driver instanceof X11Driver) || !display) throw Object.assign(new Error(`recording input needs the x11 driver; this agent runs the ${driverName} driver`), { status: 501 });
+    return InputRecording.start(display, driver.inputClient());
+  });
   const server = createAgentServer({
-    id, token, driver, processes, space, routes: evidence.routes, launcher, pages: pageLoads,
+    id, token, driver, processes, space, routes: { ...evidence.routes, ...recording.routes }, launcher, pages: pageLoads,
     resetPrograms: () => launcher.endPrograms(),
     describe: () => ({ id, display: display ?? 'desktop', os: served, driver: driverName, width: driver.width, height: driver.height, pid: process.pid, vncPort: null, state: 'self-hosted' }),
     terminate: () => undefined,
@@ -65,6 +72,7 @@ export async function agentCommand(args: string[]): Promise<number> {
     process.once('SIGTERM', resolve);
   });
   server.close();
+  recording.stop();
   await evidence.stop();
   await endMarkedPrograms(space, null, { closeMs: 0, termMs: 500 });
   await processes.killAll();

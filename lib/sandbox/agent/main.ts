@@ -20,6 +20,8 @@ import { sandboxRuntimeDir } from '../runtime-dir';
 import { programEnvironment } from './program-env';
 import { SandboxFolder } from './sandbox-folder';
 import { unpackHomeSeed } from '../home-seed-archive';
+import { InputRecording } from './input-recording';
+import { recordingRoutes } from './recording-routes';
 import { sandboxUser } from './sandbox-user';
 
 export interface SupervisorConfig {
@@ -137,6 +139,8 @@ async function main(): Promise<void> {
   if (accessibilityReady && !(await accessibilityReady)) fs.writeSync(log, `${new Date().toISOString()} the accessibility bus did not come up: snapshots will be empty\n`);
   const a11y = new A11yReader(env.DBUS_SESSION_BUS_ADDRESS, driver);
 
+  // What a person does in the live preview (or any X client), for the recorder.
+  const recording = recordingRoutes(() => InputRecording.start(display, driver.inputClient()));
   const registry = new SandboxRegistry(config.stateDir);
   let ending = false;
   const terminate = async (reason: string) => {
@@ -145,6 +149,7 @@ async function main(): Promise<void> {
     lifetime.end();
     server.close();
     a11y.close();
+    recording.stop();
     await evidence.stop();
     await driver.close();
     await endMarkedPrograms(space, null, { closeMs: 0, termMs: 500 });
@@ -175,7 +180,7 @@ async function main(): Promise<void> {
     resetPrograms,
     launcher,
     pages: pageLoads,
-    routes: evidence.routes,
+    routes: { ...evidence.routes, ...recording.routes },
     describe: () => ({
       id: config.id, display, width: driver.width, height: driver.height, pid: process.pid, vncPort, previewPort,
       state: lifetime.state, expiresAt: lifetime.expiresAt ? new Date(lifetime.expiresAt).toISOString() : null,

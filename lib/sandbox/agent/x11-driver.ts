@@ -199,6 +199,11 @@ export class X11Driver implements Driver {
     await this.sync();
   }
 
+  /** An XID of this connection: it names the agent as an X client (input-recording.ts leaves its injections out). */
+  inputClient(): number {
+    return this.X.display.resource_base;
+  }
+
   async pointer(): Promise<{ x: number; y: number }> {
     const at = await promisify<{ rootX: number; rootY: number }>((cb) => this.X.QueryPointer(this.root, cb));
     return { x: at.rootX, y: at.rootY };

@@ -1,0 +1,66 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '../../lib/sdk';
+import { X11Driver } from '../../lib/sandbox/agent/x11-driver';
+import { clientOnPage, fixtureServer, testState, waitForPageState } from '../helpers/glance';
+
+// The recorder's first part: the agent records what a person does on the
+// display, from any X client (here another connection that sends XTEST
+// input, as VNC or xdotool do), and leaves out what it injects itself.
+
+interface Recorded { seq: number; kind: 'key' | 'button' | 'motion'; pressed: boolean; detail: number; keysym: number; x: number; y: number }
+
+let server: Awaited<ReturnType<typeof fixtureServer>>;
+let client: Client;
+let person: X11Driver;
+const state = testState();
+
+before(async () => {
+  server = await fixtureServer();
+  client = await clientOnPage(state, `${server.url}/input-lab.html`);
+  person = await X11Driver.connect(client.getInstance()!.display!);
+});
+
+after(async () => {
+  await person?.close();
+  await client?.disconnect();
+  await server?.close();
+});
+
+async function recorded(after: number, until: (events: Recorded[]) => boolean): Promise<Recorded[]> {
+  const events: Recorded[] = [];
+  for (const end = Date.now() + 5_000; Date.now() < end && !until(events);) {
+    const last = events.length ? events[events.length - 1].seq : after;
+    events.push(...(await client.requireAgent().call<{ events: Recorded[] }>('GET', `/record/events?after=${last}&timeoutMs=1000`)).events);
+  }
+  return events;
+}
+
+test("input from another X client is recorded, with its keys' keysyms; the agent's own input is left out", async () => {
+  const agent = client.requireAgent();
+  await agent.call('POST', '/record/start', {});
+  try {
+    // The agent's own commands: a click on the toggle and typed text.
+    await client.click(60, 20);
+    await client.type('zz', { into: { x: 300, y: 178 } });
+    await waitForPageState(client, (s) => String(s.value).endsWith('zz'));
+    // A person, through another connection: a click into the field, then 'Hi'.
+    await person.moveTo(310, 180);
+    await person.button('left', true);
+    await person.button('left', false);
+    await person.typeText('Hi', 0);
+    await waitForPageState(client, (s) => String(s.value).endsWith('zzHi'));
+    const events = await recorded(0, (e) => e.filter((x) => x.kind === 'key' && !x.pressed).length >= 3);
+    const buttons = events.filter((e) => e.kind === 'button');
+    assert.deepEqual(buttons.map((e) => [e.pressed, e.detail, e.x, e.y]), [[true, 1, 310, 180], [false, 1, 310, 180]], 'only the person\'s click');
+    const keysDown = events.filter((e) => e.kind === 'key' && e.pressed).map((e) => e.keysym);
+    // Shift (0xffe1), then 'H' (shifted), then 'i': none of the agent's 'z' keys.
+    assert.deepEqual(keysDown, [0xffe1, 0x48, 0x69]);
+    assert.ok(!events.some((e) => e.kind === 'button' && e.x === 60 && e.y === 20), "the agent's click is not recorded");
+  } finally {
+    await agent.call('POST', '/record/stop', {});
+  }
+  await assert.rejects(agent.call('GET', '/record/events?after=0'), /nothing is being recorded: POST \/record\/start first/);
+  await assert.rejects(agent.call('POST', '/record/start', {}).then(() => agent.call('GET', '/record/events?after=-1')), /'after' must be a whole number/);
+  await agent.call('POST', '/record/stop', {});
+});
