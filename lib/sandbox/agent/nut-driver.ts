@@ -83,9 +83,10 @@ export class NutDriver implements Driver {
       await keyboard.type(keys[0]);
       return 1;
     }
+    // One key a call: given several, nut-js takes all but the last as modifiers and releases them its own way.
     const codes = keys.map((key) => this.keyFor(key));
-    await keyboard.pressKey(...codes);
-    await keyboard.releaseKey(...[...codes].reverse());
+    for (const code of codes) await keyboard.pressKey(code);
+    for (const code of [...codes].reverse()) await keyboard.releaseKey(code);
     return codes.length;
   }
 
