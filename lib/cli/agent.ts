@@ -3,6 +3,7 @@ import os from 'os';
 import path from 'path';
 import { X11Driver } from '../sandbox/agent/x11-driver';
 import { NutDriver } from '../sandbox/agent/nut-driver';
+import { splitDriver } from '../sandbox/agent/split-driver';
 import { InputRecording } from '../sandbox/agent/input-recording';
 import { recordingRoutes } from '../sandbox/agent/recording-routes';
 import { InvalidOptionError } from '../config/errors';
@@ -42,7 +43,9 @@ export async function agentCommand(args: string[]): Promise<number> {
   // nut-js opens the X display that DISPLAY names.
   if (display) process.env.DISPLAY = display;
 
-  const driver = driverName === 'nut' ? await NutDriver.connect() : await X11Driver.connect(display!);
+  // On X11 the nut driver's windows are the X server's own (split-driver.ts says why).
+  const x11 = display ? await X11Driver.connect(display) : null;
+  const driver = driverName === 'x11' ? x11! : x11 ? splitDriver(await NutDriver.connect(), x11) : await NutDriver.connect();
   const served = hostDesktop();
   const processes = new ProcessGroup();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-agent-'));
@@ -55,8 +58,9 @@ export async function agentCommand(args: string[]): Promise<number> {
   const evidence = await startEvidence({ display: display ?? 'desktop', driver, processes, recordingsDir: path.join(workDir, 'recordings'), vnc: null, pageLoads });
   // What a person does at this machine, for the recorder: the X server tells (RECORD); other desktops do not.
   const recording = recordingRoutes(async () => {
-    if (!(driver instanceof X11Driver) || !display) throw Object.assign(new Error(`recording input needs the x11 driver; this agent runs the ${driverName} driver`), { status: 501 });
-    return InputRecording.start(display, driver.inputClient());
+    // The nut driver injects through libnut's own X connection, whose input could not be told from a person's.
+    if (driverName !== 'x11' || !x11 || !display) throw Object.assign(new Error(`recording input needs the x11 driver; this agent runs the ${driverName} driver`), { status: 501 });
+    return InputRecording.start(display, x11.inputClient());
   });
   const server = createAgentServer({
     id, token, driver, processes, space, routes: { ...evidence.routes, ...recording.routes }, launcher, pages: pageLoads,

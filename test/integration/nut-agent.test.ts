@@ -60,22 +60,23 @@ async function nutClient(): Promise<Client> {
  * host sandbox's own agent: under openbox, nut-js lists the window manager's
  * frames, which carry no title.
  */
-async function pageState(): Promise<Record<string, any> | null> {
+async function pageStates(): Promise<Record<string, any>[]> {
   const windows = await host.requireAgent().call<{ title: string }[]>('GET', '/windows');
-  for (const w of windows) {
-    try { return JSON.parse(w.title.replace(/ - Chromium$/, '')); } catch { /* not the page's window */ }
-  }
-  return null;
+  return windows.flatMap((w) => {
+    try { return [JSON.parse(w.title.replace(/ - Chromium$/, ''))]; } catch { return []; }
+  });
 }
 
+/** Waits until one of the fixture pages shows the state. */
 async function until(check: (s: Record<string, any>) => boolean): Promise<Record<string, any>> {
-  let last: Record<string, any> | null = null;
+  let last: Record<string, any>[] = [];
   for (const end = Date.now() + 5_000; Date.now() < end;) {
-    last = await pageState();
-    if (last && check(last)) return last;
+    last = await pageStates();
+    const met = last.find(check);
+    if (met) return met;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`the page never reached the state; last: ${JSON.stringify(last)}`);
+  throw new Error(`no page reached the state; last: ${JSON.stringify(last)}`);
 }
 
 test('through the nut driver: the screen, pages launched, a find and its click, typing into a field, a chord, exec, and the clip', async () => {
@@ -106,6 +107,39 @@ test('through the nut driver: the screen, pages launched, a find and its click, 
   }
   const clip = client.getRecording();
   assert.ok(clip && fs.statSync(clip.file).size > 1000, 'the dashcam recorded the desktop the agent serves');
+});
+
+test("through the nut driver: the same pixels as the X11 driver's capture, double and right clicks, a drag's press and release, key repeats, and the wheel", async () => {
+  const client = await nutClient();
+  try {
+    await client.provision.chrome({ url: `${pages.url}/input-lab.html` });
+    // A still page: both drivers grab the same display, and must agree to the pixel (the fourth byte is unused).
+    const [nut, x11] = [await client.requireAgent().screenRaw(), await host.requireAgent().screenRaw()];
+    assert.deepEqual([nut.width, nut.height], [x11.width, x11.height]);
+    let differing = 0;
+    for (let i = 0; i < nut.data.length; i += 4) if (nut.data[i] !== x11.data[i] || nut.data[i + 1] !== x11.data[i + 1] || nut.data[i + 2] !== x11.data[i + 2]) differing++;
+    assert.equal(differing, 0, `${differing} pixels differ between the nut and X11 captures`);
+
+    const agent = client.requireAgent();
+    await agent.call('POST', '/pointer', { action: 'double-click', x: 600, y: 400 });
+    await until((s) => s.combo === 'dblclick');
+    await agent.call('POST', '/pointer', { action: 'right-click', x: 600, y: 400 });
+    await until((s) => s.combo === 'contextmenu');
+    await agent.call('POST', '/pointer', { action: 'mouse-down', x: 160, y: 80 });
+    // This page's own state: it alone saw the right-click.
+    await until((s) => s.clicks === 1 && s.combo === 'contextmenu');
+    await agent.call('POST', '/pointer', { action: 'mouse-up', x: 160, y: 80 });
+    await client.type('abc', { into: { x: 300, y: 178 } });
+    await until((s) => s.value === 'abc' && s.combo === 'contextmenu');
+    await client.pressKeys(['backspace'], { times: 2 });
+    await until((s) => s.value === 'a' && s.combo === 'contextmenu');
+
+    await client.provision.chrome({ url: `${pages.url}/scroll-lab.html` });
+    await client.scroll('down', { amount: 240, x: 600, y: 400 });
+    await until((s) => s.y === 240);
+  } finally {
+    await client.disconnect();
+  }
 });
 
 test("connect({ os: 'windows' }) says how to add a windows agent when none is registered, goes to a registered one, and not to one in use", async () => {
