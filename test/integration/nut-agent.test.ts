@@ -56,9 +56,8 @@ async function nutClient(): Promise<Client> {
 }
 
 /**
- * The fixture page's state, which it mirrors into its title, read through the
- * host sandbox's own agent: under openbox, nut-js lists the window manager's
- * frames, which carry no title.
+ * The fixture pages' states, which they mirror into their titles, read
+ * through the host sandbox's own agent: an observer outside the agent under test.
  */
 async function pageStates(): Promise<Record<string, any>[]> {
   const windows = await host.requireAgent().call<{ title: string }[]>('GET', '/windows');
