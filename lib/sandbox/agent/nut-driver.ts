@@ -102,7 +102,7 @@ export class NutDriver implements Driver {
   }
 
   async windows(): Promise<WindowInfo[]> {
-    return (await this.shown()).map(({ info }) => info);
+    return (await this.shown()).windows.map(({ info }) => info);
   }
 
   /**
@@ -111,7 +111,7 @@ export class NutDriver implements Driver {
    * few pixels big (a toolkit's helpers) are left out: on X11, focusing one
    * that is not viewable is an X error, which ends the process that asked.
    */
-  private async shown(): Promise<{ info: WindowInfo; region: Nut.Region }[]> {
+  private async shown(): Promise<{ windows: { info: WindowInfo; region: Nut.Region }[]; active: number | null }> {
     const windows = this.windowProvider();
     const listed = await Promise.all((await windows.getWindows()).map(async (id) => ({ id, region: await windows.getWindowRegion(id).catch(() => null) })));
     const onScreen = listed.filter((w): w is { id: number; region: Nut.Region } => w.region !== null && this.onScreen(w.region));
@@ -119,7 +119,7 @@ export class NutDriver implements Driver {
       region, info: { id, title: await windows.getWindowTitle(id).catch(() => ''), className: '', pid: null },
     })));
     const active = await this.activeAmong(shown);
-    return shown.sort((a, b) => Number(a.info.id === active) - Number(b.info.id === active));
+    return { windows: shown.sort((a, b) => Number(a.info.id === active) - Number(b.info.id === active)), active };
   }
 
   /**
@@ -159,7 +159,7 @@ export class NutDriver implements Driver {
   }
 
   async activeWindow(): Promise<number | null> {
-    return this.activeAmong(await this.shown());
+    return (await this.shown()).active;
   }
 
   /** Asks the window to close as a person does: Alt+F4 on it (the program may ask to save first). */
@@ -175,11 +175,10 @@ export class NutDriver implements Driver {
 
   /** The active window is this one, or (a window manager framed it since it was listed) the frame around it. */
   async isActive(windowId: number): Promise<boolean> {
-    const shown = await this.shown();
-    const active = await this.activeAmong(shown);
+    const { windows, active } = await this.shown();
     if (active === windowId) return true;
     const region = await this.windowProvider().getWindowRegion(windowId).catch(() => null);
-    return active !== null && region !== null && this.frameAround(region, shown) === active;
+    return active !== null && region !== null && this.frameAround(region, windows) === active;
   }
 
   hasFocus(windowId: number): Promise<boolean> {
@@ -192,7 +191,7 @@ export class NutDriver implements Driver {
   }
 
   async stack(): Promise<StackedWindow[]> {
-    return (await this.shown()).map(({ info, region }) => ({
+    return (await this.shown()).windows.map(({ info, region }) => ({
       id: info.id, box: { x: region.left, y: region.top, width: region.width, height: region.height }, pid: null, title: info.title, managed: true,
     }));
   }
