@@ -200,9 +200,12 @@ export class Launcher {
     } catch {
       return null; // it did not answer: the reset ends it with the other programs
     }
-    this.browser = kept;
     const pids = new Set([kept.child.pid]);
     for (const pid of pids) for (const child of childrenOf(pid)) pids.add(child);
+    // closeTarget answers when the close has begun; the windows leave the screen a little later.
+    const closed = await waitFor('the browser windows to close', async () => (await this.driver.windows()).every((w) => w.pid === null || !pids.has(w.pid)) || undefined, { timeoutMs: DEFAULT_REAP_BOUNDS.closeMs, intervalMs: 25 }).catch(() => false);
+    if (!closed) return null; // a window that stays: the reset ends the browser with the other programs
+    this.browser = kept;
     return { session: kept.child.pid, pids };
   }
 
