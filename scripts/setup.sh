@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 # Debian packages: openssl (a test makes a certificate for the team server's HTTPS), X server, window manager, browser, fonts, VNC, video (ffmpeg, ffprobe), the socket statistics redraw
 # detection reads (ss) and pgrep, small X tools, Tk for the example desktop program, the session bus and AT-SPI that carry
 # the accessibility tree, GTK (widget factory, zenity and yad dialogs) and Qt programs (qt5ct, featherpad, pcmanfm-qt, keepassxc, kid3-qt, lxqt-config-notificationd) that tests and
-# the real-UI bench read it from, IDLE (a Tk program of the acceptance suite), and tesseract's fast English model (read by the OCR engine).
-packages=(openssl xvfb openbox chromium fonts-dejavu-core fonts-liberation x11vnc ffmpeg iproute2 procps x11-utils python3-tk dbus at-spi2-core gtk-3-examples qt5ct zenity yad featherpad pcmanfm-qt keepassxc kid3-qt lxqt-notificationd idle-python3.11 tesseract-ocr-eng)
+# the real-UI bench read it from, IDLE (a Tk program of the acceptance suite), xdotool (the recorder tests play a person with it), and tesseract's fast English model (read by the OCR engine).
+packages=(openssl xvfb openbox chromium fonts-dejavu-core fonts-liberation x11vnc ffmpeg iproute2 procps x11-utils python3-tk dbus at-spi2-core gtk-3-examples qt5ct zenity yad featherpad pcmanfm-qt keepassxc kid3-qt lxqt-notificationd idle-python3.11 xdotool tesseract-ocr-eng)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -19,10 +19,12 @@ import { SessionEvidence } from './evidence';
 import { Analytics } from './analytics';
 import type { Recording } from './dashcam';
 import { callSite } from '../util/call-site';
+import { Recorder } from './recorder/recorder';
 
 export type { ClickAction, ExecOptions, PressOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
 export type { CommandEvent } from './command-runner';
 export type { Recording } from './dashcam';
+export type { Recorder, RecordedStep } from './recorder/recorder';
 export type { AiUsageEvent, FindResult } from './finder';
 export { PIXELS_PER_WHEEL_CLICK } from './actions';
 export { DEBUG_KEEP_ALIVE_MS } from './session';
@@ -179,6 +181,19 @@ export class Client {
   }
 
   getEmitter(): EventEmitter { return this.runner.emitter; }
+
+  /**
+   * Starts recording what a person does in the sandbox (through the live
+   * preview, VNC, xdotool or any other client; never Glance's own input) as
+   * steps of the step library. Each step is emitted as `recorder:step` when
+   * it is made; `await recorder.stop()` returns them as Gherkin lines.
+   */
+  record(): Promise<Recorder> {
+    return this.runner.run('record', [], async () => {
+      const { service, session } = this.session.requireService();
+      return Recorder.start({ agent: this.session.requireAgent(), service, session, emitter: this.runner.emitter, redactor: this.runner.redactor });
+    });
+  }
 
   /** The engines finds go through (`auto (ocr)`, or one engine's name); the configured locator before connect. */
   getLocator(): string {

@@ -198,6 +198,11 @@ export class ClientSession {
     return this.agent;
   }
 
+  /** The Service, with the session of the connected sandbox in it: for the recorder, which describes through it. */
+  requireService(): { service: Service; session: string } {
+    return { service: this.service, session: this.requireSession() };
+  }
+
   /** The Service session of the connected sandbox. */
   requireSession(): string {
     if (!this.serviceSession) throw new StateError('Not connected to a sandbox: call await client.auth() and await client.connect() first.');

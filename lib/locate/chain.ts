@@ -140,6 +140,13 @@ export class EngineChain {
     return [...seen.values()].slice(0, SEEN_INSTEAD);
   }
 
+  /** The phrase shown at a point, from the first engine that reads the pixels. */
+  async textAt(context: EngineContext, point: { x: number; y: number }): Promise<{ text: string; box: Box } | null> {
+    await this.start();
+    const reader = this.engines.find((e) => e.textAt);
+    return reader ? reader.textAt!(context, point) : null;
+  }
+
   /** The text inside a box, from the first engine that can tell (the tree's value before the pixels). */
   async readText(context: EngineContext, box: Box): Promise<string> {
     await this.start();

@@ -144,6 +144,15 @@ export const AssertResult = Type.Object({
 }, Closed);
 
 export const ReadTextAnswer = Type.Object({ text: Type.String() }, Closed);
+export const ViewInfo = Type.Object({ viewId: Type.String(), width: Type.Integer(), height: Type.Integer(), tree: Type.Boolean() }, Closed);
+export const DescribeRequest = Type.Object({
+  viewId: Type.String({ maxLength: 64 }), x: Type.Number(), y: Type.Number(), intent: Type.Union([Type.Literal('click'), Type.Literal('field')]),
+}, Closed);
+export const ElementDescription = Type.Object({
+  description: Nullable(Type.String()), box: Nullable(Box), role: Nullable(Type.String()), name: Nullable(Type.String()),
+  source: Type.Union([Type.Literal('a11y'), Type.Literal('ocr'), Type.Literal('point')]), refound: Type.Boolean(), secret: Type.Boolean(),
+  flags: Type.Array(Type.String()), tried: Type.Array(Type.String()), tookMs: Type.Number(),
+}, Closed);
 export const Count = Type.Object({ count: Type.Integer() }, Closed);
 export const StopBody = Type.Object({ keepAlive: Type.Integer({ minimum: 0 }) }, Closed);
 export const Empty = Type.Object({}, Closed);

@@ -95,6 +95,14 @@ export function serviceRoutes(context: ServerContext): FastifyPluginAsync {
       return { text: await service.readText(session(request).id, request.body) };
     });
 
+    app.post('/v1/sessions/:session/views', { schema: { params: S.SessionParams, response: answers(S.ViewInfo) } }, async (request) => {
+      return service.captureView(session(request).id);
+    });
+
+    app.post('/v1/sessions/:session/describe', { schema: { params: S.SessionParams, body: S.DescribeRequest, response: answers(S.ElementDescription) } }, async (request) => {
+      return service.describeAt(session(request).id, request.body);
+    });
+
     app.post('/v1/sessions/:session/assert', { schema: { params: S.SessionParams, body: S.AssertRequest, response: answers(S.AssertResult) } }, async (request) => {
       const result = await service.assert(session(request).id, request.body);
       return { ...result, cache: inConsole(request, result.cache) };

@@ -18,8 +18,16 @@ import { notFoundMessage } from './not-found';
 import type { AssertRequest, LocateRequest, SessionSettings } from './service';
 import { onlyClaimsVisibleText } from './statement';
 import { quotedTexts } from '../util/quotes';
+import type { A11ySnapshot } from '../types/a11y';
+import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
+import { describeAt } from './describe';
+import { randomUUID } from 'crypto';
 
 const SETTLE_BEFORE_ASSERT_MS = 2000;
+/** The recorder's views kept per session: a gesture is described on the view taken just before it. */
+const VIEWS_KEPT = 8;
+/** The bound on reading the tree for a view. */
+const VIEW_TREE_BOUND_MS = 1500;
 const MISS: () => CacheInfo = () => ({ hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null });
 
 /**
@@ -133,6 +141,53 @@ export class FindSession {
     const verdict = await tree.verify(this.context(screen, request), cached, parseQuery(wrapDescription(request.description, request.type)));
     if (verdict.ok) return { ...lookup, candidate: { ...cached, reason: `${cached.reason}; ${verdict.reason}` } };
     return { ...lookup, candidate: null, info: { ...lookup.info, hit: false, strategy: 'miss' } };
+  }
+
+  /** The recorder's views, oldest first. */
+  private readonly views = new Map<string, { screen: Screen; tree: A11ySnapshot }>();
+
+  /** Captures the screen and its tree now, and keeps them as a view to describe gestures on. */
+  async captureView(): Promise<ViewInfo> {
+    const screen = await this.capture();
+    const empty: A11ySnapshot = { nodes: [], tookMs: 0, truncated: false, skipped: [] };
+    const tree = await (this.agent.a11ySnapshot({ deadlineMs: VIEW_TREE_BOUND_MS }).catch(() => empty));
+    const viewId = randomUUID();
+    this.views.set(viewId, { screen, tree });
+    for (const old of this.views.keys()) if (this.views.size > VIEWS_KEPT) this.views.delete(old);
+    // Without a tree, the words come from the pixels: they are read now, ahead of the first gesture.
+    if (!tree.nodes.length) void this.chain.textAt(this.context(screen), { x: -1, y: -1 }).catch(() => undefined);
+    return { viewId, width: screen.width, height: screen.height, tree: tree.nodes.length > 0 };
+  }
+
+  /** Describes the element at a point of a view, in words found again on that same view (see describe.ts). */
+  async describeAt(request: DescribeRequest): Promise<ElementDescription> {
+    const view = this.views.get(request.viewId);
+    if (!view) throw new Error(`The view '${request.viewId}' is not kept (the last ${VIEWS_KEPT} are); capture a view first.`);
+    const { screen, tree } = view;
+    // The same find as a test run, on the view's screen and tree, not on what the screen shows by now.
+    const sandbox = {
+      call: this.agent.call.bind(this.agent),
+      a11ySnapshot: async () => tree,
+      a11yTextBoxes: this.agent.a11yTextBoxes.bind(this.agent),
+    } as typeof this.agent;
+    const settings = { timeout: 0, type: 'any' as const, zoom: false, verify: false, ai: {} };
+    const context = () => ({ ...this.context(screen), sandbox });
+    const nodes = tree.nodes.filter((n) => n.box.width >= 2 && n.box.height >= 2 && n.box.x >= 0 && n.box.y >= 0
+      && n.box.x + n.box.width <= screen.width && n.box.y + n.box.height <= screen.height);
+    return describeAt({
+      screen,
+      nodes,
+      refind: async (description) => (await runFind({ chain: this.chain, capture: async () => screen, sandbox, log: () => undefined }, description, settings)).candidate?.box ?? null,
+      refindAll: async (description) => {
+        try {
+          return (await this.chain.locate(context(), parseQuery(description), { all: true })).candidates.map((c) => c.box);
+        } catch (error) {
+          if (error instanceof LocateRefusal) return [];
+          throw error;
+        }
+      },
+      textAt: (x, y) => this.chain.textAt(context(), { x, y }),
+    }, request);
   }
 
   async locateAll(request: LocateRequest): Promise<LocateAllResult> {

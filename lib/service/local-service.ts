@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'crypto';
 import { AuthError, noOpenSession, SandboxError } from '../config/errors';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
+import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
 import { buildChain } from '../locate/registry';
 import { EngineChain } from '../locate/chain';
 import type { LocateEngine } from '../locate/engine';
@@ -412,6 +413,14 @@ export class LocalService implements Service {
 
   async assert(session: string, request: AssertRequest): Promise<AssertResult> {
     return this.onSandbox(session, (find) => find.assert(this.scoped(session, request)));
+  }
+
+  async captureView(session: string): Promise<ViewInfo> {
+    return this.onSandbox(session, (find) => find.captureView());
+  }
+
+  async describeAt(session: string, request: DescribeRequest): Promise<ElementDescription> {
+    return this.onSandbox(session, (find) => find.describeAt(request));
   }
 
   async commitCache(session: string): Promise<number> {

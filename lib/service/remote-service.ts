@@ -4,6 +4,7 @@ import { InvalidOptionError, noOpenSession, StateError } from '../config/errors'
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import type { CommandRecord } from '../types/analytics';
+import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
 import type { ResultRow, ScenarioReport } from '../types/runs';
 import { ConnectionError, HttpClient, HttpTarget } from '../sandbox/http-client';
 import { OWN_VERSION, VersionInfo, versionMismatch } from '../util/version';
@@ -165,6 +166,14 @@ export class RemoteService implements Service {
 
   async assert(session: string, request: AssertRequest): Promise<AssertResult> {
     return this.onSession(session, 'assert', request, { repeatable: true });
+  }
+
+  async captureView(session: string): Promise<ViewInfo> {
+    return this.onSession(session, 'views', undefined, { repeatable: false });
+  }
+
+  async describeAt(session: string, request: DescribeRequest): Promise<ElementDescription> {
+    return this.onSession(session, 'describe', request, { repeatable: true });
   }
 
   async commitCache(session: string): Promise<number> {

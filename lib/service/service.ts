@@ -5,6 +5,7 @@ import type { LocatorChoice } from '../config/locators';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import type { CommandRecord } from '../types/analytics';
+import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
 
 /**
  * The Service: API-key auth, sandboxes, and everything a session does with
@@ -112,6 +113,10 @@ export interface Service {
   readText(session: string, box: Box): Promise<string>;
   /** A judgement of a statement about the whole screen (passed or not, with the reason). */
   assert(session: string, request: AssertRequest): Promise<AssertResult>;
+  /** For the recorder: captures the screen and its tree now, kept as a view (the last few are kept). */
+  captureView(session: string): Promise<ViewInfo>;
+  /** For the recorder: the element at a point of a view, described in words that find it again on that view. */
+  describeAt(session: string, request: DescribeRequest): Promise<ElementDescription>;
   /** Writes the elements located since the last commit to the cache; returns how many. */
   commitCache(session: string): Promise<number>;
   /** Drops them; returns how many. */

@@ -1,0 +1,268 @@
+import type { EventEmitter } from 'events';
+import type { AgentClient } from '../../sandbox/agent-client';
+import type { Service } from '../../service/service';
+import type { Box } from '../../types/screen';
+import type { ElementDescription, ViewInfo } from '../../types/describe';
+import type { Redactor } from '../redact';
+import { Gesture, GestureReader, RawInput } from './gestures';
+import { secretName, stepText } from './step-text';
+
+/**
+ * Records what a person does in the sandbox as steps of the step library.
+ * The agent records input at the X server (from the preview, VNC, xdotool
+ * or any other client; never the agent's own), the gestures are read from
+ * it, and each one's element is described by the Service on a view of the
+ * screen taken before the gesture: in words that find it again there.
+ *
+ * Views: while nothing is under way, the recorder keeps a view of the
+ * screen as it last held still. A gesture is described on the view that
+ * was current when its first input arrived, so a click that navigates is
+ * described on the page it was made on.
+ */
+
+/** One written step, as `recorder:step` reports it and `stop()` writes it. */
+export interface RecordedStep {
+  /** Counts from 1; a step merged into a later one (a click into a field that is then typed into) keeps its number. */
+  index: number;
+  keyword: 'When' | 'Then';
+  /** The step without its keyword: `I click the 'Save' button`. */
+  text: string;
+  gesture: Gesture['kind'];
+  /** Where the element stands, on the view it was described on. */
+  box: Box | null;
+  /** Why a person should look at it (not found again, coordinates only); empty when sure. */
+  flags: string[];
+  /** Milliseconds from the gesture's input arriving to the step being made. */
+  latencyMs: number;
+  /** The step this one stands for too (a double-click's first click), which is no longer among the steps. */
+  replaces?: number;
+}
+
+export interface RecorderDeps {
+  agent: AgentClient;
+  service: Service;
+  session: string;
+  emitter: EventEmitter;
+  /** Typed secrets join it, so no log or event shows them. */
+  redactor: Redactor;
+}
+
+/** How long a read of new input waits when nothing is open, and when something is (a held button, typing). */
+const IDLE_POLL_MS = 2000;
+const OPEN_POLL_MS = 100;
+/** A screen that changed is viewed again once it has held still this long (by the sandbox's change count). */
+const STILL_MS = 100;
+/** And at the latest after this, if it never holds still (an animation). */
+const STILL_BOUND_MS = 1000;
+
+export class Recorder {
+  private readonly reader = new GestureReader();
+  private readonly written: RecordedStep[] = [];
+  private readonly secretValues = new Map<string, string>();
+  /** Gestures read and not yet made into steps, each with the view current when its input arrived. */
+  private readonly queue: { gesture: Gesture; view: ViewInfo | null; receivedAt: number }[] = [];
+  /** The view current from each input on: a gesture takes the one of its first input. */
+  private readonly viewsBySeq: { fromSeq: number; view: ViewInfo | null }[] = [];
+  private view: ViewInfo | null = null;
+  private lastSeq = 0;
+  private stopping = false;
+  private processing: Promise<void> = Promise.resolve();
+  private readonly loops: Promise<void>[] = [];
+  private failure: Error | null = null;
+  private counter = 0;
+  /** The last click, while it may still be the click into the field typed into next. */
+  private lastClick: { step: RecordedStep; at: { x: number; y: number }; view: ViewInfo | null } | null = null;
+
+  private constructor(private readonly deps: RecorderDeps) {}
+
+  static async start(deps: RecorderDeps): Promise<Recorder> {
+    const recorder = new Recorder(deps);
+    await deps.agent.call('POST', '/record/start', {});
+    recorder.view = await deps.service.captureView(deps.session);
+    recorder.loops.push(recorder.readInput(), recorder.keepViews());
+    return recorder;
+  }
+
+  /** The steps made so far. */
+  get steps(): readonly RecordedStep[] {
+    return this.written;
+  }
+
+  /** The secrets typed, by variable name: for a replay's environment only; never written anywhere. */
+  secrets(): Record<string, string> {
+    return Object.fromEntries(this.secretValues);
+  }
+
+  /** Stops recording; resolves to the steps as Gherkin lines (flagged steps carry a comment above them). */
+  async stop(): Promise<string> {
+    this.stopping = true;
+    await Promise.all(this.loops);
+    await this.deps.agent.call('POST', '/record/stop', {}).catch(() => undefined);
+    for (const gesture of this.reader.flush()) this.enqueue(gesture);
+    await this.processing;
+    if (this.failure) throw this.failure;
+    return this.gherkin();
+  }
+
+  /** The steps as Gherkin lines: the first action `When`, the next `And`, assertions `Then`. */
+  gherkin(indent = ''): string {
+    const lines: string[] = [];
+    let previous: RecordedStep['keyword'] | null = null;
+    for (const step of this.written) {
+      for (const flag of step.flags) lines.push(`${indent}# check: ${flag}`);
+      lines.push(`${indent}${step.keyword === previous ? 'And' : step.keyword} ${step.text}`);
+      previous = step.keyword;
+    }
+    return lines.join('\n');
+  }
+
+  private async readInput(): Promise<void> {
+    while (!this.stopping) {
+      const wait = this.reader.open ? OPEN_POLL_MS : IDLE_POLL_MS;
+      let events: RawInput[];
+      try {
+        ({ events } = await this.deps.agent.call<{ events: RawInput[] }>('GET', `/record/events?after=${this.lastSeq}&timeoutMs=${wait}`, undefined, wait + 5_000));
+      } catch (error) {
+        this.failure = error as Error;
+        this.stopping = true;
+        return;
+      }
+      if (events.length) {
+        this.viewsBySeq.push({ fromSeq: events[0].seq, view: this.view });
+        this.lastSeq = events[events.length - 1].seq;
+        this.reader.push(events);
+      }
+      for (const gesture of this.reader.take()) this.enqueue(gesture);
+    }
+  }
+
+  /** Keeps a view of the screen as it last held still, while no gesture is open or waiting. */
+  private async keepViews(): Promise<void> {
+    let changes: number | null = -1;
+    while (!this.stopping) {
+      const busy = this.reader.open || this.queue.length > 0;
+      if (!busy && changes !== null) {
+        // Wait for a change, then for it to hold still, then view it.
+        const now: number | null = await this.deps.agent.screenChanges(changes, OPEN_POLL_MS * 3).catch(() => null);
+        if (now === null || now === changes || this.stopping) {
+          changes = now;
+          continue;
+        }
+        const until = Date.now() + STILL_BOUND_MS;
+        let last = now;
+        while (Date.now() < until) {
+          const next = await this.deps.agent.screenChanges(last, STILL_MS).catch(() => null);
+          if (next === null || next === last) break;
+          last = next;
+        }
+        changes = last;
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, OPEN_POLL_MS));
+        continue;
+      }
+      if (this.reader.open || this.queue.length > 0 || this.stopping) continue;
+      this.view = await this.deps.service.captureView(this.deps.session).catch(() => this.view);
+    }
+  }
+
+  private enqueue(gesture: Gesture): void {
+    const view = [...this.viewsBySeq].reverse().find((v) => v.fromSeq <= gesture.seq)?.view ?? this.view;
+    this.queue.push({ gesture, view, receivedAt: Date.now() });
+    this.processing = this.processing.then(() => this.processNext()).catch((error) => { this.failure ??= error; });
+  }
+
+  private async processNext(): Promise<void> {
+    const next = this.queue[0];
+    if (!next) return;
+    try {
+      await this.make(next.gesture, next.view ?? (await this.deps.service.captureView(this.deps.session)), next.receivedAt);
+    } finally {
+      this.queue.shift();
+    }
+  }
+
+  private describe(view: ViewInfo, at: { x: number; y: number }, intent: 'click' | 'field'): Promise<ElementDescription> {
+    return this.deps.service.describeAt(this.deps.session, { viewId: view.viewId, x: at.x, y: at.y, intent });
+  }
+
+  private async make(gesture: Gesture, view: ViewInfo, receivedAt: number): Promise<void> {
+    switch (gesture.kind) {
+      case 'click': {
+        const found = await this.describe(view, gesture.at, 'click');
+        const text = !found.description ? stepText.clickAt(gesture.at.x, gesture.at.y)
+          : gesture.button === 'right' ? stepText.rightClick(found.description)
+            : gesture.count === 2 ? stepText.doubleClick(found.description) : stepText.click(found.description);
+        // A double-click stands for the click just written, its first half.
+        if (gesture.count === 2 && this.lastClick && this.written.at(-1) === this.lastClick.step) this.written.pop();
+        const step = this.add('When', text, gesture, found, receivedAt, gesture.count === 2 ? this.lastClick?.step.index : undefined);
+        this.lastClick = gesture.button === 'left' && gesture.count === 1 ? { step, at: gesture.at, view } : null;
+        return;
+      }
+      case 'drag': {
+        const [from, to] = [await this.describe(view, gesture.from, 'click'), await this.describe(view, gesture.to, 'click')];
+        if (from.description && to.description) this.add('When', stepText.drag(from.description, to.description), gesture, { ...from, flags: [...from.flags, ...to.flags] }, receivedAt);
+        else this.add('When', stepText.clickAt(gesture.from.x, gesture.from.y), gesture, { ...from, flags: ['a drag between places that have no words: only its start is written, as a click at coordinates'] }, receivedAt);
+        return;
+      }
+      case 'type':
+        return this.typed(gesture, view, receivedAt);
+      case 'press':
+        this.lastClick = null;
+        this.add('When', stepText.press(gesture.keys), gesture, null, receivedAt);
+        return;
+      case 'scroll':
+        this.lastClick = null;
+        this.add('When', stepText.scroll(gesture.direction, gesture.notches * 120), gesture, null, receivedAt);
+        return;
+    }
+  }
+
+  /** Text typed: into the field clicked just before (that click is then part of the step), or the one with the focus. */
+  private async typed(gesture: Extract<Gesture, { kind: 'type' }>, view: ViewInfo, receivedAt: number): Promise<void> {
+    const click = this.lastClick;
+    this.lastClick = null;
+    const field = click ? await this.describe(click.view ?? view, click.at, 'field') : await this.describe(view, { x: -1, y: -1 }, 'field');
+    let value = gesture.text;
+    if (field.secret) {
+      const name = this.secretFor(field.name, value);
+      this.deps.redactor.add(value);
+      value = `$${name}`;
+    }
+    if (!field.description) {
+      this.add('When', stepText.type(value), gesture, field.secret ? { ...field, flags: [] } : null, receivedAt);
+      return;
+    }
+    // The click into the field is part of typing into it; so is the Tab that moved there.
+    const previous = this.written.at(-1);
+    const absorbed = previous && ((click && previous === click.step && sameBox(previous.box, field.box)) || (previous.gesture === 'press' && /^I press '(shift\+)?Tab'$/.test(previous.text)));
+    if (absorbed) this.written.pop();
+    this.add('When', stepText.typeInto(value, field.description), gesture, field, receivedAt, absorbed ? previous.index : undefined);
+  }
+
+  /** The variable a secret goes in: its field's label, numbered when another value already has that name. */
+  private secretFor(label: string | null, value: string): string {
+    const base = secretName(label);
+    for (let n = 1; ; n++) {
+      const name = n === 1 ? base : `${base}_${n}`;
+      const held = this.secretValues.get(name);
+      if (held === undefined || held === value) {
+        this.secretValues.set(name, value);
+        return name;
+      }
+    }
+  }
+
+  private add(keyword: RecordedStep['keyword'], text: string, gesture: Gesture, found: ElementDescription | null, receivedAt: number, replaces?: number): RecordedStep {
+    const step: RecordedStep = {
+      index: ++this.counter, keyword, text, gesture: gesture.kind, box: found?.box ?? null, flags: found?.flags ?? [], latencyMs: Date.now() - receivedAt,
+      ...(replaces !== undefined ? { replaces } : {}),
+    };
+    this.written.push(step);
+    this.deps.emitter.emit('recorder:step', this.deps.redactor.value({ ...step }));
+    return step;
+  }
+}
+
+function sameBox(a: Box | null, b: Box | null): boolean {
+  return !!a && !!b && Math.abs(a.x - b.x) < 3 && Math.abs(a.y - b.y) < 3 && Math.abs(a.width - b.width) < 3 && Math.abs(a.height - b.height) < 3;
+}

@@ -1,0 +1,181 @@
+import type { A11yNode } from '../types/a11y';
+import type { Box, Screen } from '../types/screen';
+import type { DescribeRequest, ElementDescription } from '../types/describe';
+import { isControl, isField, isTextRole, looksLikeWidgetId } from '../locate/a11y/roles';
+
+/**
+ * Describes the element at a point of a screen the way a person would, and
+ * keeps only words that find it again: each candidate description goes
+ * through the same find as a test run, on the same screen and tree, and is
+ * kept only when it lands on the element touched. Candidates come fewest
+ * words first: the role and shown name or label, then the words of a
+ * container (the row, the label beside it), then an ordinal. Where there is
+ * no tree, the text read under the point; where nothing can be read, the
+ * point itself, flagged.
+ */
+
+/** What describing needs from the find machinery, on the view being described. */
+export interface DescribeTools {
+  screen: Screen;
+  nodes: A11yNode[];
+  /** The box a description finds on the view, or null. */
+  refind(description: string): Promise<Box | null>;
+  /** Every box a description finds on the view, in reading order. */
+  refindAll(description: string): Promise<Box[]>;
+  /** The phrase read on the pixels at (or just beside) the point. */
+  textAt(x: number, y: number): Promise<{ text: string; box: Box } | null>;
+}
+
+/** The role word a step writes for a tree role; null for text, which is written bare. */
+const ROLE_WORDS: Record<string, string> = {
+  'push button': 'button', 'toggle button': 'button', 'button': 'button', 'menu button': 'button', 'split button': 'button',
+  'link': 'link',
+  'entry': 'field', 'password text': 'field', 'spin button': 'field', 'search box': 'field', 'editbar': 'field',
+  'check box': 'checkbox', 'switch': 'checkbox', 'radio button': 'radio button',
+  'page tab': 'tab', 'menu item': 'menu item', 'check menu item': 'menu item', 'radio menu item': 'menu item', 'menu': 'menu',
+  'combo box': 'dropdown', 'list box': 'dropdown', 'heading': 'heading', 'icon': 'icon', 'image': 'image',
+};
+
+const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+/** Names longer than this are sentences, not names: a description quotes their start only through OCR's phrase. */
+const MAX_NAME = 60;
+
+export function roleWord(node: A11yNode): string | null {
+  if (node.role === 'text' && node.states.includes('editable')) return 'field';
+  return ROLE_WORDS[node.role] ?? null;
+}
+
+/** Quotes a name for a step: single quotes, or double where the name holds a single one. */
+export function quote(text: string): string {
+  return text.includes("'") ? `"${text}"` : `'${text}'`;
+}
+
+/** Whether a name is words a person reads and could write again tomorrow: not an id, a count, a time or a date. */
+export function usableName(name: string | null | undefined): name is string {
+  if (!name) return false;
+  const text = name.trim();
+  if (!text || text.length > MAX_NAME || !/\p{L}/u.test(text)) return false;
+  if (looksLikeWidgetId(text)) return false;
+  if (/\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b[0-9a-f]{8,}\b/i.test(text)) return false;
+  return true;
+}
+
+const contains = (box: Box, x: number, y: number) => x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height;
+const area = (box: Box) => box.width * box.height;
+const centre = (box: Box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+
+/** Whether a box found again is the element's: the same box, or inside it (the words of a heading), or around it closely. */
+export function sameElement(found: Box, target: Box): boolean {
+  const c = centre(found);
+  const t = centre(target);
+  return contains(grow(target, 2), c.x, c.y) && contains(grow(found, 2), t.x, t.y);
+}
+
+function grow(box: Box, by: number): Box {
+  return { x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by };
+}
+
+/** The tree's element a gesture at the point means (see DescribeRequest.intent), or null. */
+export function elementAt(nodes: readonly A11yNode[], x: number, y: number, intent: DescribeRequest['intent']): A11yNode | null {
+  const byPath = new Map(nodes.map((n) => [n.path, n]));
+  const hits = nodes.filter((n) => contains(n.box, x, y) && (isControl(n) || isTextRole(n) || roleWord(n) !== null)).sort((a, b) => area(a.box) - area(b.box));
+  if (intent === 'field') {
+    const under = hits.find(isField) ?? labelled(hits, nodes);
+    if (under) return under;
+    return nodes.find((n) => isField(n) && n.states.includes('focused')) ?? null;
+  }
+  const inner = hits[0];
+  if (!inner) return null;
+  if (isControl(inner)) return inner;
+  // Text inside a control is the control; a label is the field or box it labels.
+  for (let up = inner.parent ? byPath.get(inner.parent) : undefined; up; up = up.parent ? byPath.get(up.parent) : undefined) {
+    if (isControl(up) && roleWord(up) !== null) return up;
+  }
+  return labelled([inner], nodes) ?? inner;
+}
+
+/** The control one of `labels` labels, if any. */
+function labelled(labels: readonly A11yNode[], nodes: readonly A11yNode[]): A11yNode | null {
+  for (const label of labels) {
+    const target = nodes.find((n) => n.labelledBy.includes(label.path) && isControl(n));
+    if (target) return target;
+  }
+  return null;
+}
+
+/** The words a node is known by: a field by its label (never its value), anything else by its name or text. */
+export function nameOf(node: A11yNode, nodes: readonly A11yNode[]): string | null {
+  const labels = node.labelledBy.map((p) => nodes.find((n) => n.path === p)).filter((n): n is A11yNode => !!n);
+  const fromLabel = labels.map((l) => (l.name || l.value || '').trim().replace(/[:*]\s*$/, '').trim()).find(usableName);
+  if (fromLabel) return fromLabel;
+  if (isField(node)) return usableName(node.name) ? node.name.trim() : null;
+  const name = node.name || (isTextRole(node) ? node.value : null);
+  return usableName(name) ? name.trim() : null;
+}
+
+/** A text beside the element that can anchor it: the same row's first words (a table's row), or the words left of it. */
+function anchors(node: A11yNode, nodes: readonly A11yNode[], own: string): { kind: 'in the row of' | 'next to'; text: string }[] {
+  const c = centre(node.box);
+  const texts = nodes.filter((n) => n !== node && (isTextRole(n) || n.role === 'table cell') && usableName(n.name || n.value) && (n.name || n.value)!.trim() !== own);
+  const sameRow = texts.filter((n) => Math.abs(centre(n.box).y - c.y) <= Math.max(n.box.height, node.box.height, 16) * 0.75 && n.box.x + n.box.width <= node.box.x + 4)
+    .sort((a, b) => a.box.x - b.box.x);
+  const out: { kind: 'in the row of' | 'next to'; text: string }[] = [];
+  if (sameRow[0]) out.push({ kind: 'in the row of', text: (sameRow[0].name || sameRow[0].value)!.trim() });
+  const nearest = sameRow.at(-1);
+  if (nearest && nearest !== sameRow[0]) out.push({ kind: 'next to', text: (nearest.name || nearest.value)!.trim() });
+  return out;
+}
+
+export async function describeAt(tools: DescribeTools, request: DescribeRequest): Promise<ElementDescription> {
+  const started = Date.now();
+  const tried: string[] = [];
+  const finish = (d: Omit<ElementDescription, 'tried' | 'tookMs'>): ElementDescription => ({ ...d, tried, tookMs: Date.now() - started });
+  /** The first description that finds the element again, trying ordinals last. */
+  const firstRefound = async (bases: string[], target: Box): Promise<string | null> => {
+    for (const description of bases) {
+      const found = await tools.refind(description);
+      if (found && sameElement(found, target)) return description;
+      tried.push(`${description}: ${found ? `found at ${found.x},${found.y}` : 'not found'}`);
+    }
+    for (const description of bases.slice(0, 1)) {
+      const all = await tools.refindAll(description);
+      const index = all.findIndex((box) => sameElement(box, target));
+      if (index < 0 || index >= ORDINAL_WORDS.length) continue;
+      const ordinal = index === all.length - 1 && index > 0 ? 'last' : ORDINAL_WORDS[index];
+      const withOrdinal = description.startsWith('the ') ? `the ${ordinal} ${description.slice(4)}` : `the ${ordinal} ${description}`;
+      const found = await tools.refind(withOrdinal);
+      if (found && sameElement(found, target)) return withOrdinal;
+      tried.push(`${withOrdinal}: ${found ? `found at ${found.x},${found.y}` : 'not found'}`);
+    }
+    return null;
+  };
+
+  const node = elementAt(tools.nodes, request.x, request.y, request.intent);
+  if (node) {
+    const name = nameOf(node, tools.nodes);
+    const secret = node.role === 'password text';
+    if (name) {
+      const word = roleWord(node);
+      const base = word ? `the ${quote(name)} ${word}` : quote(name);
+      const bases = [base, ...anchors(node, tools.nodes, name).map((a) => `${base} ${a.kind} ${quote(a.text)}`)];
+      const description = await firstRefound(bases, node.box);
+      if (description) return finish({ description, box: node.box, role: node.role, name, source: 'a11y', refound: true, secret, flags: [] });
+      return finish({ description: base, box: node.box, role: node.role, name, source: 'a11y', refound: false, secret, flags: [`'${base}' does not find this ${node.role} again on the same screen`] });
+    }
+    if (request.intent === 'field' && !contains(node.box, request.x, request.y)) {
+      return finish({ description: null, box: node.box, role: node.role, name: null, source: 'point', refound: false, secret, flags: ['the focused field has no label or name to describe it by'] });
+    }
+  }
+
+  const read = await tools.textAt(request.x, request.y);
+  if (read && usableName(read.text)) {
+    const base = quote(read.text);
+    const description = await firstRefound([base], read.box);
+    if (description) return finish({ description, box: read.box, role: node?.role ?? null, name: read.text, source: 'ocr', refound: true, secret: node?.role === 'password text', flags: [] });
+    tried.push(`${base}: read at ${read.box.x},${read.box.y}, not found there again`);
+  }
+  return finish({
+    description: null, box: node?.box ?? null, role: node?.role ?? null, name: null, source: 'point', refound: false, secret: node?.role === 'password text',
+    flags: ['nothing there has words to describe it by: the step clicks at coordinates'],
+  });
+}
