@@ -21,6 +21,7 @@ import { quotedTexts } from '../util/quotes';
 import type { A11ySnapshot } from '../types/a11y';
 import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
 import { describeAt } from './describe';
+import { changedBeyondCaret, sampleFrame } from '../image/motion';
 import { randomUUID } from 'crypto';
 
 const SETTLE_BEFORE_ASSERT_MS = 2000;
@@ -28,6 +29,8 @@ const SETTLE_BEFORE_ASSERT_MS = 2000;
 const VIEWS_KEPT = 8;
 /** The bound on reading the tree for a view. */
 const VIEW_TREE_BOUND_MS = 1500;
+/** Reads of the tree for one view, at most, while the screen keeps changing around them. */
+const VIEW_LOOKS = 3;
 const MISS: () => CacheInfo = () => ({ hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null });
 
 /**
@@ -148,9 +151,17 @@ export class FindSession {
 
   /** Captures the screen and its tree now, and keeps them as a view to describe gestures on. */
   async captureView(): Promise<ViewInfo> {
-    const screen = await this.capture();
+    // The screen and the tree must show the same moment: a screen that changed while the tree was read is read again.
     const empty: A11ySnapshot = { nodes: [], tookMs: 0, truncated: false, skipped: [] };
-    const tree = await (this.agent.a11ySnapshot({ deadlineMs: VIEW_TREE_BOUND_MS }).catch(() => empty));
+    let screen = await this.capture();
+    let tree = empty;
+    for (let look = 0; look < VIEW_LOOKS; look++) {
+      tree = await this.agent.a11ySnapshot({ deadlineMs: VIEW_TREE_BOUND_MS }).catch(() => empty);
+      const after = await this.capture();
+      // A caret that blinked meanwhile is no change.
+      if (!changedBeyondCaret(sampleFrame(screen), sampleFrame(after), screen.width)) break;
+      screen = after;
+    }
     const viewId = randomUUID();
     this.views.set(viewId, { screen, tree });
     for (const old of this.views.keys()) if (this.views.size > VIEWS_KEPT) this.views.delete(old);

@@ -108,6 +108,12 @@ export class GestureReader {
     return !!(this.down || this.typing || this.scrolling);
   }
 
+  /** Input has paused: a scroll is complete (typing stays open until the field is left). */
+  pause(): Gesture[] {
+    this.endScroll();
+    return this.ready.splice(0);
+  }
+
   /** Ends everything open (the recording stops): typed text and scrolls are complete. */
   flush(): Gesture[] {
     this.endTyping();
@@ -125,6 +131,7 @@ export class GestureReader {
       }
       this.lastClick = null;
       this.endOthers('scroll');
+      this.endScroll(); // the other way: a scroll of its own
       this.scrolling = { kind: 'scroll', direction: wheel, notches: 1, at: { x: input.x, y: input.y }, seq: input.seq, time: input.time };
       return;
     }

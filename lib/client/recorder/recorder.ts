@@ -6,6 +6,7 @@ import type { ElementDescription, ViewInfo } from '../../types/describe';
 import type { Redactor } from '../redact';
 import { Gesture, GestureReader, RawInput } from './gestures';
 import { secretName, stepText } from './step-text';
+import { sleep, waitFor } from '../../util/wait';
 
 /**
  * Records what a person does in the sandbox as steps of the step library.
@@ -50,10 +51,14 @@ export interface RecorderDeps {
 /** How long a read of new input waits when nothing is open, and when something is (a held button, typing). */
 const IDLE_POLL_MS = 2000;
 const OPEN_POLL_MS = 100;
+/** Reads of the input left when recording stops, at most (each ends at the first quiet of OPEN_POLL_MS). */
+const MAX_FINAL_READS = 20;
 /** A screen that changed is viewed again once it has held still this long (by the sandbox's change count). */
 const STILL_MS = 100;
 /** And at the latest after this, if it never holds still (an animation). */
 const STILL_BOUND_MS = 1000;
+/** Where the sandbox does not count its screen's changes, a new view this often while nothing is under way. */
+const UNCOUNTED_VIEW_EVERY_MS = 500;
 
 export class Recorder {
   private readonly reader = new GestureReader();
@@ -65,6 +70,9 @@ export class Recorder {
   private readonly viewsBySeq: { fromSeq: number; view: ViewInfo | null }[] = [];
   private view: ViewInfo | null = null;
   private lastSeq = 0;
+  /** The screen's change count the current view shows; null when the sandbox does not count. */
+  private viewedCount: number | null = -1;
+  private capturing = false;
   private stopping = false;
   private processing: Promise<void> = Promise.resolve();
   private readonly loops: Promise<void>[] = [];
@@ -97,6 +105,10 @@ export class Recorder {
   async stop(): Promise<string> {
     this.stopping = true;
     await Promise.all(this.loops);
+    // Input given just before stopping may still be on its way from the X server: read until a short quiet.
+    if (!this.failure) {
+      for (let reads = 0; reads < MAX_FINAL_READS && (await this.readOnce(OPEN_POLL_MS).catch(() => 0)) > 0; reads++);
+    }
     await this.deps.agent.call('POST', '/record/stop', {}).catch(() => undefined);
     for (const gesture of this.reader.flush()) this.enqueue(gesture);
     await this.processing;
@@ -118,51 +130,86 @@ export class Recorder {
 
   private async readInput(): Promise<void> {
     while (!this.stopping) {
-      const wait = this.reader.open ? OPEN_POLL_MS : IDLE_POLL_MS;
-      let events: RawInput[];
       try {
-        ({ events } = await this.deps.agent.call<{ events: RawInput[] }>('GET', `/record/events?after=${this.lastSeq}&timeoutMs=${wait}`, undefined, wait + 5_000));
+        await this.readOnce(this.reader.open ? OPEN_POLL_MS : IDLE_POLL_MS);
       } catch (error) {
         this.failure = error as Error;
         this.stopping = true;
-        return;
       }
-      if (events.length) {
-        this.viewsBySeq.push({ fromSeq: events[0].seq, view: this.view });
-        this.lastSeq = events[events.length - 1].seq;
-        this.reader.push(events);
-      }
-      for (const gesture of this.reader.take()) this.enqueue(gesture);
     }
+  }
+
+  /** Reads the input recorded since the last read (waiting up to `wait` ms for some); resolves to how many inputs came. */
+  private async readOnce(wait: number): Promise<number> {
+    const { events } = await this.deps.agent.call<{ events: RawInput[] }>('GET', `/record/events?after=${this.lastSeq}&timeoutMs=${wait}`, undefined, wait + 5_000);
+    if (events.length) {
+      this.viewsBySeq.push({ fromSeq: events[0].seq, view: this.view });
+      this.lastSeq = events[events.length - 1].seq;
+      this.reader.push(events);
+    }
+    for (const gesture of events.length ? this.reader.take() : this.reader.pause()) this.enqueue(gesture);
+    return events.length;
+  }
+
+  /** Whether a gesture is open or waiting: the view must stay the one it was made on. */
+  private get busy(): boolean {
+    return this.reader.open || this.queue.length > 0;
   }
 
   /** Keeps a view of the screen as it last held still, while no gesture is open or waiting. */
   private async keepViews(): Promise<void> {
-    let changes: number | null = -1;
+    /** The change count the current view shows. */
+    let viewed = -1;
     while (!this.stopping) {
-      const busy = this.reader.open || this.queue.length > 0;
-      if (!busy && changes !== null) {
-        // Wait for a change, then for it to hold still, then view it.
-        const now: number | null = await this.deps.agent.screenChanges(changes, OPEN_POLL_MS * 3).catch(() => null);
-        if (now === null || now === changes || this.stopping) {
-          changes = now;
-          continue;
-        }
-        const until = Date.now() + STILL_BOUND_MS;
-        let last = now;
-        while (Date.now() < until) {
-          const next = await this.deps.agent.screenChanges(last, STILL_MS).catch(() => null);
-          if (next === null || next === last) break;
-          last = next;
-        }
-        changes = last;
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, OPEN_POLL_MS));
+      if (this.busy) {
+        await sleep(OPEN_POLL_MS);
         continue;
       }
-      if (this.reader.open || this.queue.length > 0 || this.stopping) continue;
-      this.view = await this.deps.service.captureView(this.deps.session).catch(() => this.view);
+      const count = await this.deps.agent.screenChanges(viewed, OPEN_POLL_MS * 3).catch(() => null);
+      if (this.stopping) return;
+      if (count === viewed) continue;
+      // A sandbox that does not count its screen's changes is viewed at a steady pace.
+      const still = count === null ? await sleep(UNCOUNTED_VIEW_EVERY_MS).then(() => null) : await this.stillAfter(count);
+      if (this.busy || this.stopping) continue;
+      this.capturing = true;
+      try {
+        this.view = await this.deps.service.captureView(this.deps.session).catch(() => this.view);
+        this.viewedCount = still;
+        if (still !== null) viewed = still;
+      } finally {
+        this.capturing = false;
+      }
     }
+  }
+
+  /**
+   * Resolves once the recorder has caught up with the screen: no gesture is
+   * waiting, and its view shows the screen as it is now. A person looks
+   * before acting; a script driving the sandbox (or a preview's "ready"
+   * light) waits for this instead.
+   */
+  async idle(timeoutMs = 10_000): Promise<void> {
+    let state = '';
+    await waitFor('the recorder to catch up with the screen', async () => {
+      if (this.failure) throw this.failure;
+      const now = this.busy || this.capturing ? undefined : await this.deps.agent.screenChanges(-1, 0).catch(() => null);
+      state = this.busy ? `${this.queue.length} gestures waiting${this.reader.open ? ', one open' : ''}` : this.capturing ? 'viewing the screen' : `the screen changed (${now} against ${this.viewedCount} in the view)`;
+      return now === null || (now !== undefined && now === this.viewedCount) || undefined;
+    }, { timeoutMs, intervalMs: 20 }).catch((error) => {
+      throw new Error(`${(error as Error).message} Last: ${state}.`);
+    });
+  }
+
+  /** The change count once the screen has held still for STILL_MS (at most STILL_BOUND_MS on). */
+  private async stillAfter(count: number): Promise<number> {
+    const until = Date.now() + STILL_BOUND_MS;
+    let last = count;
+    while (Date.now() < until) {
+      const next = await this.deps.agent.screenChanges(last, STILL_MS).catch(() => null);
+      if (next === null || next === last) break;
+      last = next;
+    }
+    return last;
   }
 
   private enqueue(gesture: Gesture): void {

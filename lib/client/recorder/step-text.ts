@@ -28,7 +28,7 @@ export const stepText = {
  * `Work password` → `WORK_PASSWORD`); `SECRET` when it has no label.
  */
 export function secretName(label: string | null): string {
-  const words = (label ?? '').normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().toUpperCase().split(/\s+/).filter(Boolean);
+  const words = (label ?? '').normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().toUpperCase().split(/\s+/).filter(Boolean);
   const name = words.join('_').replace(/[^A-Z0-9_]/g, '');
   return /^[A-Z]/.test(name) ? name : `SECRET${name ? `_${name}` : ''}`;
 }
