@@ -14,6 +14,7 @@ import { stepsBench } from './steps';
 import { parallelBench } from './parallel';
 import { serverBench } from './server';
 import { scaleBench } from './scale';
+import { recorderBench } from './recorder';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
@@ -34,6 +35,7 @@ const suites: Record<string, () => ReturnType<typeof foundationBench>> = {
   parallel: parallelBench,
   server: serverBench,
   scale: scaleBench,
+  recorder: recorderBench,
 };
 
 async function main(): Promise<void> {

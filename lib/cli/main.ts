@@ -10,6 +10,7 @@ import { serveCommand } from './serve';
 import { keysCommand, teamsCommand } from './teams';
 import { agentsCommand } from './agents';
 import { imageCommand } from './image';
+import { recordCommand, RecordHooks } from './record';
 
 const USAGE = `Usage: glance <command>
 
@@ -42,12 +43,15 @@ const USAGE = `Usage: glance <command>
   agents add HOST:PORT --token T [--os linux|windows] [--team NAME] | agents list [--state DIR]
                                          agents of your own machines, reached through the team server;
                                          connect({ os: 'windows' }) goes to a team's windows agents
+  record (--url URL | --launch COMMAND) [--feature FILE] [--scenario NAME] [--save-secrets] [--no-verify] [--resolution WxH]
+                                         record what you do in a sandbox's live preview as a scenario: Ctrl+C stops, replays it
+                                         in a fresh sandbox, and writes it into the feature file (default features/recorded.feature)
   image build [--tag T] [--base IMAGE] [--node PATH]
                                          the sandbox image for the docker backend (deploy/Dockerfile)
 `;
 
-/** Dispatches `glance <command>`; resolves to the exit code. */
-export async function main(argv: string[]): Promise<number> {
+/** Dispatches `glance <command>`; resolves to the exit code. `hooks` lends what lives outside lib/ (the step registry). */
+export async function main(argv: string[], hooks: RecordHooks = {}): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'init': return initCommand(rest);
@@ -63,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'keys': return keysCommand(rest);
     case 'agents': return agentsCommand(rest);
     case 'image': return imageCommand(rest);
+    case 'record': return recordCommand(rest, hooks);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return 0;

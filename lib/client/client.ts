@@ -19,7 +19,7 @@ import { SessionEvidence } from './evidence';
 import { Analytics } from './analytics';
 import type { Recording } from './dashcam';
 import { callSite } from '../util/call-site';
-import { Recorder } from './recorder/recorder';
+import { Recorder, RecordedStep } from './recorder/recorder';
 
 export type { ClickAction, ExecOptions, PressOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
 export type { CommandEvent } from './command-runner';
@@ -191,7 +191,12 @@ export class Client {
   record(): Promise<Recorder> {
     return this.runner.run('record', [], async () => {
       const { service, session } = this.session.requireService();
-      return Recorder.start({ agent: this.session.requireAgent(), service, session, emitter: this.runner.emitter, redactor: this.runner.redactor });
+      const recorder = await Recorder.start({ agent: this.session.requireAgent(), service, session, emitter: this.runner.emitter, redactor: this.runner.redactor });
+      // The preview page lists the steps as they are made.
+      const show = (step: RecordedStep) => this.evidence.preview.step(`step ${step.index}: ${step.keyword} ${step.text}${step.flags.length ? ` (check: ${step.flags.join('; ')})` : ''}`);
+      this.runner.emitter.on('recorder:step', show);
+      recorder.onStop(() => this.runner.emitter.off('recorder:step', show));
+      return recorder;
     });
   }
 

@@ -90,10 +90,16 @@ export class LivePreview {
     const mark = command.outcome === 'success' ? 'ok' : command.outcome === 'not-found' ? 'not found' : 'failed';
     const label = command.label ? ` '${command.label}'` : '';
     const why = command.outcome === 'error' && command.errorMessage ? `: ${command.errorMessage.split('\n')[0]}` : '';
-    this.pending.push({
-      time: command.startedAt, kind: command.outcome === 'success' ? 'success' : 'error',
-      text: `${command.command}${label} ${mark} (${Math.round(command.durationMs)} ms)${why}`,
-    });
+    this.add(command.startedAt, command.outcome === 'success' ? 'success' : 'error', `${command.command}${label} ${mark} (${Math.round(command.durationMs)} ms)${why}`);
+  }
+
+  /** A step the recorder made, for the page's log. */
+  step(text: string): void {
+    if (this.feed) this.add(Date.now(), 'step', text);
+  }
+
+  private add(time: number, kind: string, text: string): void {
+    this.pending.push({ time, kind, text });
     this.timer ??= setTimeout(() => this.send(), FEED_EVERY_MS);
     this.timer.unref();
   }

@@ -140,11 +140,11 @@ export class EngineChain {
     return [...seen.values()].slice(0, SEEN_INSTEAD);
   }
 
-  /** The phrase shown at a point, from the first engine that reads the pixels. */
-  async textAt(context: EngineContext, point: { x: number; y: number }): Promise<{ text: string; box: Box } | null> {
+  /** The phrases shown near a point, nearest first, from the first engine that reads the pixels. */
+  async textsNear(context: EngineContext, point: { x: number; y: number }, radius: number): Promise<{ text: string; box: Box }[]> {
     await this.start();
-    const reader = this.engines.find((e) => e.textAt);
-    return reader ? reader.textAt!(context, point) : null;
+    const reader = this.engines.find((e) => e.textsNear);
+    return reader ? reader.textsNear!(context, point, radius) : [];
   }
 
   /** The text inside a box, from the first engine that can tell (the tree's value before the pixels). */

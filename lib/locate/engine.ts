@@ -86,8 +86,8 @@ export interface LocateEngine {
   seenInstead?(context: EngineContext, query: Query): Promise<string[]>;
   /** The text shown inside a box (a field's value, a cell's content); null when this engine cannot tell. */
   readText?(context: EngineContext, box: Box): Promise<string | null>;
-  /** The phrase shown at a point (or just beside it), with its box: what the recorder names an element by where there is no tree. */
-  textAt?(context: EngineContext, point: { x: number; y: number }): Promise<{ text: string; box: Box } | null>;
+  /** The phrases shown within `radius` px of a point, nearest first, with their boxes: what the recorder names an element by where there is no tree. */
+  textsNear?(context: EngineContext, point: { x: number; y: number }, radius: number): Promise<{ text: string; box: Box }[]>;
   /** Reads one small box of the screen, cheaply (no full-screen read): to check another engine's box. Only what is read clearly; null when nothing is. */
   readBox?(context: EngineContext, box: Box): Promise<string | null>;
   /** Forgets memoised readings, so a screen is read as never seen (benchmarks measure that). */

@@ -22,8 +22,8 @@ export interface DescribeTools {
   refind(description: string): Promise<Box | null>;
   /** Every box a description finds on the view, in reading order. */
   refindAll(description: string): Promise<Box[]>;
-  /** The phrase read on the pixels at (or just beside) the point. */
-  textAt(x: number, y: number): Promise<{ text: string; box: Box } | null>;
+  /** The phrases read on the pixels within `radius` px of the point, nearest first. */
+  textsNear(x: number, y: number, radius: number): Promise<{ text: string; box: Box }[]>;
 }
 
 /** The role word a step writes for a tree role; null for text, which is written bare. */
@@ -35,6 +35,16 @@ const ROLE_WORDS: Record<string, string> = {
   'page tab': 'tab', 'menu item': 'menu item', 'check menu item': 'menu item', 'radio menu item': 'menu item', 'menu': 'menu',
   'combo box': 'dropdown', 'list box': 'dropdown', 'heading': 'heading', 'icon': 'icon', 'image': 'image',
 };
+
+/** How far from its label a field may stand, and how near a point must be to text to be on it, px. */
+const LABEL_REACH = 320;
+const UNDER_REACH = 12;
+
+const reach = (box: Box, point: { x: number; y: number }) => Math.hypot(Math.max(box.x - point.x, 0, point.x - (box.x + box.width)), Math.max(box.y - point.y, 0, point.y - (box.y + box.height)));
+/** A label left of the point, on its line. */
+const leftOnRow = (box: Box, point: { x: number; y: number }) => box.x + box.width <= point.x && Math.abs(box.y + box.height / 2 - point.y) <= Math.max(box.height, 16);
+/** A label just above the point (a form with labels over its fields). */
+const justAbove = (box: Box, point: { x: number; y: number }) => box.y + box.height <= point.y && point.y - (box.y + box.height) <= 40 && point.x >= box.x - 40 && point.x <= box.x + box.width + 200;
 
 const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
 /** Names longer than this are sentences, not names: a description quotes their start only through OCR's phrase. */
@@ -167,12 +177,28 @@ export async function describeAt(tools: DescribeTools, request: DescribeRequest)
     }
   }
 
-  const read = await tools.textAt(request.x, request.y);
-  if (read && usableName(read.text)) {
-    const base = quote(read.text);
-    const description = await firstRefound([base], read.box);
-    if (description) return finish({ description, box: read.box, role: node?.role ?? null, name: read.text, source: 'ocr', refound: true, secret: node?.role === 'password text', flags: [] });
-    tried.push(`${base}: read at ${read.box.x},${read.box.y}, not found there again`);
+  // No tree to tell: the words read on the pixels. Text under the point is what was clicked (a button's label);
+  // a point with none (inside an empty field) takes the words that label it, left of it or above it.
+  const near = await tools.textsNear(request.x, request.y, LABEL_REACH);
+  const under = near.find((p) => reach(p.box, request) <= UNDER_REACH && usableName(p.text));
+  const secret = node?.role === 'password text';
+  if (under) {
+    const base = quote(under.text);
+    const description = await firstRefound([base], under.box);
+    if (description) return finish({ description, box: under.box, role: node?.role ?? null, name: under.text, source: 'ocr', refound: true, secret, flags: [] });
+    tried.push(`${base}: read at ${under.box.x},${under.box.y}, not found there again`);
+  } else {
+    // A label on the field's line first (nearest first), then one just above it.
+    const named = near.filter((p) => usableName(p.text));
+    const labels = [...named.filter((p) => leftOnRow(p.box, request)), ...named.filter((p) => !leftOnRow(p.box, request) && justAbove(p.box, request))];
+    for (const label of labels.slice(0, 2)) {
+      const description = `the ${quote(label.text)} field`;
+      const found = await tools.refind(description);
+      if (found && contains(grow(found, 2), request.x, request.y)) {
+        return finish({ description, box: found, role: node?.role ?? null, name: label.text, source: 'ocr', refound: true, secret, flags: [] });
+      }
+      tried.push(`${description}: ${found ? `found at ${found.x},${found.y}` : 'not found'}`);
+    }
   }
   return finish({
     description: null, box: node?.box ?? null, role: node?.role ?? null, name: null, source: 'point', refound: false, secret: node?.role === 'password text',

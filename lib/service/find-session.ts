@@ -166,7 +166,7 @@ export class FindSession {
     this.views.set(viewId, { screen, tree });
     for (const old of this.views.keys()) if (this.views.size > VIEWS_KEPT) this.views.delete(old);
     // Without a tree, the words come from the pixels: they are read now, ahead of the first gesture.
-    if (!tree.nodes.length) void this.chain.textAt(this.context(screen), { x: -1, y: -1 }).catch(() => undefined);
+    if (!tree.nodes.length) void this.chain.textsNear(this.context(screen), { x: -1, y: -1 }, 0).catch(() => undefined);
     return { viewId, width: screen.width, height: screen.height, tree: tree.nodes.length > 0 };
   }
 
@@ -197,7 +197,7 @@ export class FindSession {
           throw error;
         }
       },
-      textAt: (x, y) => this.chain.textAt(context(), { x, y }),
+      textsNear: (x, y, radius) => this.chain.textsNear(context(), { x, y }, radius),
     }, request);
   }
 

@@ -6,6 +6,7 @@ import path from 'path';
 import { execFileSync, spawn } from 'child_process';
 import type { Client, RecordedStep, Recorder } from '../../lib/sdk';
 import { serveFolder } from '../../lib/util/static-server';
+import { waitFor } from '../../lib/util/wait';
 import { cleanupAfterFile, CUCUMBER_BIN, newClient, REPO_ROOT, testState } from '../helpers/glance';
 import { matchingPhrases } from '../../steps/matching';
 
@@ -58,8 +59,8 @@ function replay(name: string, feature: string, env: Record<string, string>): Pro
 /** The step lines of recorded Gherkin, keyword dropped. */
 const stepLines = (gherkin: string) => gherkin.split('\n').filter((l) => !l.trim().startsWith('#')).map((l) => l.replace(/^\s*(?:Given|When|Then|And|But)\s+/, ''));
 
-test('fields filled and a button clicked by xdotool are recorded as steps that name the fields by their labels, keep the password out, and replay green', async () => {
-  fs.writeFileSync(path.join(root, 'signup.html'), `<!doctype html><meta charset="utf-8"><title>Sign up</title>
+/** A sign-up form: the fields stand where the person's pointer goes. */
+const SIGNUP_PAGE = `<!doctype html><meta charset="utf-8"><title>Sign up</title>
     <style>body{font:18px sans-serif;margin:0} label{position:absolute;left:40px} input{position:absolute;left:200px;width:300px;height:32px;font-size:18px}
       button{position:absolute;left:200px;top:200px;font-size:18px;padding:6px 16px}</style>
     <label for="e" style="top:60px">Work email</label><input id="e" type="email" style="top:54px">
@@ -68,7 +69,10 @@ test('fields filled and a button clicked by xdotool are recorded as steps that n
     <script>document.getElementById('b').onclick = () => {
       const ok = document.getElementById('p').value === 'Tr0ub4dor-3';
       document.getElementById('out').textContent = 'Welcome, ' + document.getElementById('e').value + (ok ? ', your account is ready' : ', wrong password');
-    };</script>`);
+    };</script>`;
+
+test('fields filled and a button clicked by xdotool are recorded as steps that name the fields by their labels, keep the password out, and replay green', async () => {
+  fs.writeFileSync(path.join(root, 'signup.html'), SIGNUP_PAGE);
   const server = await serveFolder(root);
   after(() => server.close());
   const url = `${server.url}/signup.html`;
@@ -191,5 +195,113 @@ test('a click in a table row, a drag, a context menu, a scroll and a click below
     "    Then I should see 'Editing Carol; Archived Report.pdf; Deleted Notes.txt; Loaded more'", '',
   ].join('\n');
   const run = await replay('files', feature, {});
+  assert.equal(run.status, 0, run.output);
+});
+
+test('glance record writes the scenario after the last one of a feature file, replays it first, and keeps the password in .env.example as a name only', async () => {
+  const project = fs.mkdtempSync(path.join(root, 'project-'));
+  fs.writeFileSync(path.join(project, 'cucumber.js'), `module.exports = { default: require(${JSON.stringify(path.join(REPO_ROOT, 'support', 'cucumber'))}).profile({ format: ['progress'] }) };\n`);
+  fs.writeFileSync(path.join(root, 'signup.html'), SIGNUP_PAGE);
+  const server = await serveFolder(root);
+  after(() => server.close());
+  const url = `${server.url}/signup.html`;
+  const feature = path.join(project, 'features', 'accounts.feature');
+  fs.mkdirSync(path.dirname(feature));
+  const before = `# Accounts\nFeature: Accounts\n\n  Background:\n    Given I open '${url}' in the browser\n\n  Scenario: The form is there\n    Then I should see 'Work email'\n`;
+  fs.writeFileSync(feature, before);
+
+  const cli = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'record', '--url', url, '--feature', feature, '--scenario', 'Sign up'], {
+    cwd: project, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GLANCE_STATE_DIR: state.stateDir, GLANCE_API_KEY: state.apiKey, GLANCE_PREVIEW: 'none' },
+  });
+  let output = '';
+  cli.stdout.on('data', (d) => { output += d; });
+  cli.stderr.on('data', (d) => { output += d; });
+  const exited = new Promise<number | null>((resolve) => cli.on('close', resolve));
+  const printed = (pattern: RegExp) => waitFor(`the recorder to print ${pattern}`, async () => pattern.exec(output) ?? undefined, { timeoutMs: 60_000, intervalMs: 50 });
+  try {
+    const display = (await printed(/Recording in sandbox \S+ \(display (:\d+)\)/))[1];
+    const x = person(display);
+    x('mousemove', '350', '70', 'click', '1');
+    await printed(/step 1: /);
+    x('type', '--delay', '20', 'ada@example.com');
+    x('mousemove', '350', '130', 'click', '1');
+    await printed(/step 3: /);
+    x('type', '--delay', '20', 'Tr0ub4dor-3');
+    x('mousemove', '260', '215', 'click', '1');
+    await printed(/step 5: /);
+    cli.kill('SIGINT');
+    assert.equal(await exited, 0, output);
+  } finally {
+    cli.kill('SIGKILL');
+  }
+  assert.match(output, /The scenario replayed green/);
+  assert.ok(!output.includes('Tr0ub4dor-3'), 'the password is never printed');
+  const written = fs.readFileSync(feature, 'utf8');
+  assert.equal(written, `${before}\n  Scenario: Sign up\n    When I type 'ada@example.com' into the 'Work email' field\n    And I type '$PASSWORD' into the 'Password' field\n    And I click the 'Create account' button\n`);
+  assert.equal(fs.readFileSync(path.join(project, '.env.example'), 'utf8'), 'PASSWORD=\n');
+  assert.ok(!fs.existsSync(path.join(project, '.env')), 'values are saved only when asked');
+});
+
+/** Records on a desktop program started by `command`, the person's pointer going where `targets` were found before recording. */
+async function recordOnProgram(command: string, targets: string[], act: (x: ReturnType<typeof person>, at: Record<string, string[]>, looks: () => Promise<void>) => Promise<void>, options = {}) {
+  const client = newClient(state, { dashcam: false, environment: { PATH: `${path.join(REPO_ROOT, 'features', 'fixtures', 'bin')}:${process.env.PATH}` }, ...options });
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.app({ command });
+  const at: Record<string, string[]> = {};
+  for (const target of targets) {
+    const element = await client.find(target);
+    assert.ok(element.found(), target);
+    at[target] = [String(Math.round(element.centerX!)), String(Math.round(element.centerY!))];
+  }
+  const result = await record(client, (x, looks) => act(x, at, looks));
+  await client.disconnect();
+  return result;
+}
+
+test('on a Tk program, which has no tree, fields are named by the labels read beside them and buttons by their text', async () => {
+  const { gherkin } = await recordOnProgram('stockroom', ["the 'Item' field", "the 'Quantity' field", "'Add item'"], async (x, at, looks) => {
+    x('mousemove', ...at["the 'Item' field"], 'click', '1');
+    await looks();
+    x('type', '--delay', '20', 'Bolts');
+    x('mousemove', ...at["the 'Quantity' field"], 'click', '1');
+    await looks();
+    x('type', '--delay', '20', '12');
+    x('mousemove', ...at["'Add item'"], 'click', '1');
+  });
+  assert.equal(gherkin, [
+    "When I type 'Bolts' into the 'Item' field",
+    "And I type '12' into the 'Quantity' field",
+    "And I click 'Add item'",
+  ].join('\n'));
+  const feature = ['Feature: Stockroom', '', '  Scenario: Recorded stock', "    Given I launch 'stockroom'", ...gherkin.split('\n').map((l) => `    ${l}`),
+    "    Then I should see 'Bolts x 12'", "    And I should see '1 item(s) in stock'", ''].join('\n');
+  const run = await replay('stockroom', feature, {});
+  assert.equal(run.status, 0, run.output);
+});
+
+test('on a GTK dialog, the tree names the fields and the button, and a password typed there stays a $NAME', async () => {
+  // The dialog prints what was entered; the sandbox's home is where its programs may write.
+  const command = 'zenity --forms --title=Order --text=Order --add-entry=Name --add-password=PIN --ok-label=Place > $HOME/order.txt';
+  const { gherkin, recorder } = await recordOnProgram(command, ["the 'Name' field", "the 'PIN' field", "the 'Place' button"], async (x, at, looks) => {
+    x('mousemove', ...at["the 'Name' field"], 'click', '1');
+    await looks();
+    x('type', '--delay', '20', 'Ada');
+    x('mousemove', ...at["the 'PIN' field"], 'click', '1');
+    await looks();
+    x('type', '--delay', '20', '4711');
+    x('mousemove', ...at["the 'Place' button"], 'click', '1');
+  });
+  assert.equal(gherkin, [
+    "When I type 'Ada' into the 'Name' field",
+    "And I type '$PIN' into the 'PIN' field",
+    "And I click the 'Place' button",
+  ].join('\n'));
+  assert.deepEqual(recorder.secrets(), { PIN: '4711' });
+  const feature = ['Feature: Order', '', '  Scenario: Recorded order', `    Given I launch '${command}'`, ...gherkin.split('\n').map((l) => `    ${l}`),
+    "    Then I run 'cat $HOME/order.txt'", "    And the command output should contain 'Ada|4711'", ''].join('\n');
+  const run = await replay('order', feature, recorder.secrets());
   assert.equal(run.status, 0, run.output);
 });

@@ -101,6 +101,13 @@ export class Recorder {
     return Object.fromEntries(this.secretValues);
   }
 
+  private readonly stopped: (() => void)[] = [];
+
+  /** Runs `done` when the recording stops. */
+  onStop(done: () => void): void {
+    this.stopped.push(done);
+  }
+
   /** Stops recording; resolves to the steps as Gherkin lines (flagged steps carry a comment above them). */
   async stop(): Promise<string> {
     this.stopping = true;
@@ -112,6 +119,7 @@ export class Recorder {
     await this.deps.agent.call('POST', '/record/stop', {}).catch(() => undefined);
     for (const gesture of this.reader.flush()) this.enqueue(gesture);
     await this.processing;
+    for (const done of this.stopped.splice(0)) done();
     if (this.failure) throw this.failure;
     return this.gherkin();
   }

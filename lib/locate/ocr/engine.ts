@@ -60,9 +60,6 @@ const WIDE_INPUT_HEIGHT = 3.2;
 /** Controls whose label is their whole text (a tab named 'Security' is not the words 'Security alerts'). */
 const WHOLE_LABEL_ROLES = ['tab', 'menuitem'];
 
-/** How far from a phrase a point may be and still mean it, px: a click in a button's padding. */
-const TEXT_AT_REACH = 12;
-
 export class OcrEngine implements LocateEngine {
   readonly name = 'ocr';
   readonly capabilities: readonly Capability[] = ['text', 'label', 'readText', 'assert'];
@@ -248,12 +245,12 @@ export class OcrEngine implements LocateEngine {
       .map((p) => p.text);
   }
 
-  /** The phrase under the point, or the nearest within a few pixels (a click beside a word, inside its button). */
-  async textAt(context: EngineContext, point: { x: number; y: number }): Promise<{ text: string; box: Box } | null> {
+  /** The phrases within `radius` px of the point, nearest first (0 for one under it). */
+  async textsNear(context: EngineContext, point: { x: number; y: number }, radius: number): Promise<{ text: string; box: Box }[]> {
     const analysis = await this.analyse(context);
     const reach = (box: Box) => Math.hypot(Math.max(box.x - point.x, 0, point.x - (box.x + box.width)), Math.max(box.y - point.y, 0, point.y - (box.y + box.height)));
-    const near = phrases(analysis.lines).filter((p) => /[\p{L}\p{N}]/u.test(p.text) && reach(p.box) <= TEXT_AT_REACH).sort((a, b) => reach(a.box) - reach(b.box));
-    return near[0] ? { text: near[0].text, box: near[0].box } : null;
+    return phrases(analysis.lines).filter((p) => /[\p{L}\p{N}]/u.test(p.text) && reach(p.box) <= radius)
+      .sort((a, b) => reach(a.box) - reach(b.box)).map((p) => ({ text: p.text, box: p.box }));
   }
 
   /** Reads a box of the screen as one line (PSM 7), at twice the size. */

@@ -17,7 +17,7 @@ export function previewPage(title: string): string {
   #side { width: 380px; display: flex; flex-direction: column; border-left: 1px solid #444; }
   #status { padding: 6px 8px; background: #2d2d2d; }
   #log { flex: 1; margin: 0; padding: 6px 8px; overflow: auto; white-space: pre-wrap; word-break: break-word; }
-  .error { color: #f88; } .success { color: #9d9; } .start { color: #aaa; }
+  .error { color: #f88; } .success { color: #9d9; } .start { color: #aaa; } .step { color: #8cf; font-weight: bold; }
 </style>
 </head>
 <body>

@@ -10,7 +10,7 @@ import { previewPage } from './page';
 /** One line of the command log, as the client sends it (already masked). */
 export interface PreviewLogEntry {
   time: number;
-  kind: 'start' | 'success' | 'error' | 'info';
+  kind: 'start' | 'success' | 'error' | 'info' | 'step';
   text: string;
 }
 

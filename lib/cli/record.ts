@@ -1,0 +1,157 @@
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { spawn } from 'child_process';
+import { Client } from '../client/client';
+import type { RecordedStep } from '../client/recorder/recorder';
+import { quoted } from '../client/recorder/step-text';
+import { InvalidOptionError } from '../config/errors';
+import { knownFlags, parseFlags } from './flags';
+import { addScenario, markFailedSteps, recordedStepLines, RecordedScenario } from './feature-file';
+import { addExampleNames, saveSecrets } from './env-files';
+
+/** What the command line's caller lends the command: the step registry's matching (it lives outside lib/). */
+export interface RecordHooks {
+  /** The step phrasings a line (keyword dropped) matches. */
+  matchingPhrases?: (text: string) => string[];
+}
+
+const FLAGS = ['url', 'launch', 'feature', 'scenario', 'save-secrets', 'no-verify', 'resolution'];
+const USAGE = "glance record (--url URL | --launch COMMAND) [--feature FILE] [--scenario NAME] [--save-secrets] [--no-verify] [--resolution WxH]";
+/** The longest a replay may take before it counts as failed. */
+const REPLAY_BOUND_MS = 10 * 60_000;
+
+/**
+ * `glance record`: starts a sandbox on a page or a program, opens the live
+ * preview, and records what the person does there as steps. Ctrl+C stops:
+ * the scenario is replayed in a fresh sandbox (unless --no-verify), steps
+ * that fail there are marked, and it is written into the feature file.
+ */
+export async function recordCommand(args: string[], hooks: RecordHooks = {}): Promise<number> {
+  const { flags } = parseFlags(args, ['save-secrets', 'no-verify']);
+  knownFlags('record', flags, FLAGS);
+  const url = typeof flags.url === 'string' ? flags.url : null;
+  const launch = typeof flags.launch === 'string' ? flags.launch : null;
+  if (!url === !launch) throw new InvalidOptionError(url ? 'launch' : 'url', `glance record takes one of --url or --launch, to say what to record on. Usage: ${USAGE}`);
+  const feature = path.resolve(typeof flags.feature === 'string' ? flags.feature : path.join('features', 'recorded.feature'));
+  const name = typeof flags.scenario === 'string' ? flags.scenario : `Recorded ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+  const setup = url ? `Given I open ${quoted(url)} in the browser` : `Given I launch ${quoted(launch!)}`;
+
+  const client = new Client({
+    dashcam: false,
+    preview: (process.env.GLANCE_PREVIEW as 'browser' | 'ide' | 'none' | undefined) ?? 'browser',
+    ...(typeof flags.resolution === 'string' ? { resolution: flags.resolution } : {}),
+  });
+  client.getEmitter().on('log:info', (line: string) => console.log(`[glance] ${line}`));
+  client.getEmitter().on('recorder:step', (step: RecordedStep) => {
+    console.log(`step ${step.index}: ${step.text}${step.flags.length ? `  (check: ${step.flags.join('; ')})` : ''}${step.replaces ? `  (stands for step ${step.replaces})` : ''}`);
+  });
+  let steps: string;
+  let secrets: Record<string, string>;
+  try {
+    await client.auth();
+    const instance = await client.connect({ keepAlive: 0 });
+    if (url) await client.provision.chrome({ url });
+    else await client.provision.app({ command: launch! });
+    const recorder = await client.record();
+    console.log(`Recording in sandbox ${instance.instanceId} (display ${instance.display ?? 'none'}). Use the app in the live preview${instance.vncPort ? ` or over VNC (port ${instance.vncPort})` : ''}; press Ctrl+C to stop.`);
+    await stopRequested();
+    console.log('Stopping: the last steps are being made.');
+    steps = await recorder.stop();
+    secrets = recorder.secrets();
+  } finally {
+    await client.disconnect();
+  }
+  const lines = steps ? checked(steps.split('\n'), hooks) : [];
+  if (!lines.length) {
+    console.log('Nothing was recorded; no file was written.');
+    return 0;
+  }
+  const scenario: RecordedScenario = { name, setup, lines };
+  const existing = fs.existsSync(feature) ? fs.readFileSync(feature, 'utf8') : null;
+  let text = addScenario(existing, scenario);
+  if (!flags['no-verify']) {
+    console.log('Replaying the scenario in a fresh sandbox before it is saved (--no-verify skips this)...');
+    const failures = await replay(text, scenario, secrets);
+    text = markFailedSteps(text, failures);
+    for (const failure of failures) console.log(`Step on line ${failure.line} failed on replay: ${failure.message.split('\n')[0]}`);
+    if (!failures.length) console.log('The scenario replayed green.');
+  }
+  fs.mkdirSync(path.dirname(feature), { recursive: true });
+  fs.writeFileSync(feature, text);
+  console.log(`Wrote the scenario '${name}' to ${path.relative(process.cwd(), feature) || feature}.`);
+  const project = process.cwd();
+  const added = addExampleNames(project, Object.keys(secrets));
+  if (added.length) console.log(`The steps read ${added.map((n) => `$${n}`).join(', ')} from the environment: added to .env.example without values.`);
+  if (Object.keys(secrets).length) {
+    if (flags['save-secrets']) {
+      saveSecrets(project, secrets);
+      console.log(`Saved the values of ${Object.keys(secrets).map((n) => `$${n}`).join(', ')} in .env (git-ignored).`);
+    } else {
+      console.log(`Set ${Object.keys(secrets).map((n) => `$${n}`).join(', ')} in .env or the environment before running the scenario (--save-secrets writes them to .env).`);
+    }
+  }
+  return 0;
+}
+
+/** Resolves at the first Ctrl+C (SIGINT) or SIGTERM; a second one ends the process at once. */
+function stopRequested(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.once('SIGINT', () => process.exit(130));
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** The lines, each step that does not match exactly one step of the library flagged with a comment above it. */
+function checked(lines: string[], hooks: RecordHooks): string[] {
+  if (!hooks.matchingPhrases) return lines;
+  return lines.flatMap((line) => {
+    const step = /^(?:Given|When|Then|And|But)\s+(.*)$/.exec(line)?.[1];
+    if (!step) return [line];
+    const matching = hooks.matchingPhrases!(step);
+    if (matching.length === 1) return [line];
+    return [`# check: ${matching.length ? `matches ${matching.length} steps (${matching.join('; ')})` : 'matches no step of the library'}`, line];
+  });
+}
+
+/** Runs the scenario with cucumber-js in a fresh sandbox; resolves to the recorded steps that failed, by line. */
+async function replay(text: string, scenario: RecordedScenario, secrets: Record<string, string>): Promise<{ line: number; message: string }[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-replay-'));
+  try {
+    const file = path.join(dir, 'recorded.feature');
+    fs.writeFileSync(file, text);
+    const scenarioLine = text.split(/\r?\n/).map((l) => l.trim()).lastIndexOf(`Scenario: ${scenario.name}`) + 1;
+    const json = path.join(dir, 'result.json');
+    const cucumber = path.join(path.dirname(require.resolve('@cucumber/cucumber/package.json', { paths: [process.cwd(), __dirname] })), 'bin', 'cucumber.js');
+    const output = await run(process.execPath, [cucumber, `${file}:${scenarioLine}`, '--format', `json:${json}`], { ...process.env, ...secrets, GLANCE_PREVIEW: 'none' });
+    const results = fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8') || '[]') : [];
+    const steps: { line: number; result: { status: string; error_message?: string } }[] = results.flatMap((f: any) => f.elements ?? []).flatMap((e: any) => e.steps ?? []);
+    const recorded = new Set(recordedStepLines(text, scenario));
+    const failed = steps.filter((s) => recorded.has(s.line) && ['failed', 'undefined', 'ambiguous'].includes(s.result.status))
+      .map((s) => ({ line: s.line, message: s.result.error_message ?? s.result.status }));
+    if (!failed.length && !steps.length) return [{ line: scenarioLine, message: `the replay did not run: ${output.split('\n').filter(Boolean).slice(-3).join(' ')}` }];
+    return failed;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
+    const bound = setTimeout(() => child.kill('SIGTERM'), REPLAY_BOUND_MS);
+    child.on('close', () => {
+      clearTimeout(bound);
+      resolve(output);
+    });
+  });
+}
