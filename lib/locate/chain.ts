@@ -6,6 +6,7 @@ import { Query } from './query';
 import { normalise } from './text-match';
 import { confirmOnPixels, crossCheck } from './cross-check';
 import { cropScreen } from '../image/crop';
+import { contains } from './geometry';
 
 /** How many of the nearest texts a not-found message names. */
 const SEEN_INSTEAD = 4;
@@ -74,6 +75,7 @@ export class EngineChain {
 
   /** The first engine that answers with candidates. Throws LocateRefusal when no engine can answer at all. */
   async locate(context: EngineContext, query: Query, options: { all?: boolean } = {}): Promise<ChainAnswer> {
+    if (query.within !== undefined) return this.locateWithin(context, query, options);
     await this.start();
     const capable = this.able(neededCapability(query));
     if (!capable.length) throw new LocateRefusal(this.refusal(query));
@@ -106,6 +108,35 @@ export class EngineChain {
     }
     if (refusals.length === capable.length) throw new LocateRefusal(refusals.join(' '));
     return { candidates: [], engine: null, contradictions };
+  }
+
+  /**
+   * "the 'OK' button in the 'Billing' dialog": the element found as if the
+   * window were not named, kept only inside the window of that title (the
+   * topmost, where several share it); an ordinal counts inside it.
+   */
+  private async locateWithin(context: EngineContext, query: Query, options: { all?: boolean }): Promise<ChainAnswer> {
+    const title = query.within!;
+    if (!context.sandbox) throw new LocateRefusal(`'in the '${title}' dialog' needs the sandbox's windows: it works on a live sandbox, not on a screenshot file.`);
+    const stack = await context.sandbox.call<{ box: Box; title: string }[]>('GET', '/windows/stack');
+    const wanted = normalise(title);
+    const window = [...stack].reverse().find((w) => normalise(w.title) === wanted) ?? [...stack].reverse().find((w) => normalise(w.title).includes(wanted));
+    // As an exact engine's "not there": no other engine could find a window that is not on the screen.
+    if (!window) return { candidates: [], engine: null, contradictions: [`no window titled '${title}' is on the screen (windows: ${stack.map((w) => w.title).filter(Boolean).map((t) => `'${t}'`).join(', ') || 'none'})`] };
+    const { within: _within, ...inner } = query;
+    const inside = (c: Candidate) => contains(window.box, c.box.x + c.box.width / 2, c.box.y + c.box.height / 2);
+    const kept = async (all: boolean, asked: Query) => {
+      const answer = await this.locate(context, asked, { all });
+      return { ...answer, candidates: answer.candidates.filter(inside) };
+    };
+    if (query.ordinal === null) {
+      const best = await kept(!!options.all, inner);
+      if (best.candidates.length || options.all) return best;
+      return kept(true, inner);
+    }
+    const every = await kept(true, { ...inner, ordinal: null });
+    const index = query.ordinal === -1 ? every.candidates.length - 1 : query.ordinal - 1;
+    return { ...every, candidates: every.candidates[index] ? [every.candidates[index]] : [] };
   }
 
   /** One look: locate, then zoom, the confidence gate and verify, with the engine that answered. */

@@ -40,6 +40,8 @@ export interface Query {
   badge?: boolean;
   /** "the About Me text area": a field of several lines, taller than an input. */
   textArea?: boolean;
+  /** "in the 'Billing' dialog", "in the 'Settings' window": the title of the window the element stands in. */
+  within?: string;
 }
 
 /** Words that say the quoted text is shown inside the control. */
@@ -81,6 +83,7 @@ const RELATIONS: [RegExp, RelationKind][] = [
 
 const VISUAL = /\b(red|green|blue|yellow|orange|purple|pink|black|white|grey|gray|round|circular|square|big|large|small|tiny|colou?red|shaped|arrow|gear|cog|hamburger|magnifier|trash|bin|logo|avatar|star|heart|cross|plus|minus)\b/g;
 const FILLER = /\b(?:the|a|an|on|at|in|of|that|which|says|saying|reads|reading|labell?ed|called|named|with|text|one|element|ui)\b/g;
+const WITHIN = new RegExp(`\\s+(?:in|inside|within|on) the (${quotedSource()}) (?:dialog|window)\\s*$`, 'i');
 const COLUMN = new RegExp(`\\b(?:in|under) the (${quotedSource()}) column\\b|\\bin column (${quotedSource()})`, 'i');
 
 const WRAPPED: [RegExp, TypeHint][] = [[/^the text "(.*)"$/i, 'text'], [/^the image "(.*)"$/i, 'image'], [/^the ui element "(.*)"$/i, 'ui']];
@@ -106,6 +109,13 @@ export function parseQuery(description: string): Query {
   }
   if (hint === 'text') return { description, text: trimQuoteMarks(body), role: 'text', ordinal: null, relation: null, hint, visualWords: [] };
 
+  // "the 'OK' button in the 'Billing' dialog": the window is read first; the rest describes the element inside it.
+  let within: string | undefined;
+  const withinMatch = WITHIN.exec(body);
+  if (withinMatch) {
+    within = unquote(withinMatch[1]);
+    body = body.slice(0, withinMatch.index).trim();
+  }
   // "the cell in the 'City' column in the row of 'Ada'": the column is a second anchor, read first.
   let column: string | undefined;
   const columnMatch = COLUMN.exec(body);
@@ -196,7 +206,7 @@ export function parseQuery(description: string): Query {
   const textArea = role === 'field' && TEXT_AREA_WORDS.test(roleWord);
   if (hint === 'image' && role === null) role = 'image';
   if (column && role === null) role = 'cell';
-  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(place ? { place } : {}), ...(shown ? { shown } : {}), ...(badge ? { badge } : {}), ...(textArea ? { textArea } : {}) };
+  return { description, text, role, ordinal, relation, hint, visualWords, ...(wholeText ? { wholeText } : {}), ...(column ? { column } : {}), ...(within ? { within } : {}), ...(place ? { place } : {}), ...(shown ? { shown } : {}), ...(badge ? { badge } : {}), ...(textArea ? { textArea } : {}) };
 }
 
 /** Role words for a text on a small face of its own. */

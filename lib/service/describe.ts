@@ -136,6 +136,15 @@ function anchors(node: A11yNode, nodes: readonly A11yNode[], own: string): { kin
   return out;
 }
 
+/** "in the 'Billing' dialog": the node's window, by its title, when it has one a person can read. */
+function windowWords(node: A11yNode, nodes: readonly A11yNode[]): string[] {
+  if (!usableName(node.window)) return [];
+  const byPath = new Map(nodes.map((n) => [n.path, n]));
+  let top = node;
+  for (let up = node.parent ? byPath.get(node.parent) : undefined; up; up = up.parent ? byPath.get(up.parent) : undefined) top = up;
+  return [`in the ${quote(node.window.trim())} ${top.role === 'dialog' || top.role === 'alert' ? 'dialog' : 'window'}`];
+}
+
 export async function describeAt(tools: DescribeTools, request: DescribeRequest): Promise<ElementDescription> {
   const started = Date.now();
   const tried: string[] = [];
@@ -167,7 +176,7 @@ export async function describeAt(tools: DescribeTools, request: DescribeRequest)
     if (name) {
       const word = roleWord(node);
       const base = word ? `the ${quote(name)} ${word}` : quote(name);
-      const bases = [base, ...anchors(node, tools.nodes, name).map((a) => `${base} ${a.kind} ${quote(a.text)}`)];
+      const bases = [base, ...anchors(node, tools.nodes, name).map((a) => `${base} ${a.kind} ${quote(a.text)}`), ...windowWords(node, tools.nodes).map((w) => `${base} ${w}`)];
       const description = await firstRefound(bases, node.box);
       if (description) return finish({ description, box: node.box, role: node.role, name, source: 'a11y', refound: true, secret, flags: [] });
       return finish({ description: base, box: node.box, role: node.role, name, source: 'a11y', refound: false, secret, flags: [`'${base}' does not find this ${node.role} again on the same screen`] });

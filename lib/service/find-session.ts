@@ -147,7 +147,7 @@ export class FindSession {
   }
 
   /** The recorder's views, oldest first. */
-  private readonly views = new Map<string, { screen: Screen; tree: A11ySnapshot }>();
+  private readonly views = new Map<string, { screen: Screen; tree: A11ySnapshot; windows: unknown }>();
 
   /** Captures the screen and its tree now, and keeps them as a view to describe gestures on. */
   async captureView(): Promise<ViewInfo> {
@@ -162,8 +162,10 @@ export class FindSession {
       if (!changedBeyondCaret(sampleFrame(screen), sampleFrame(after), screen.width)) break;
       screen = after;
     }
+    // The windows too: "in the 'Billing' dialog" is found again on the view, also once the dialog has closed.
+    const windows = await this.agent.call('GET', '/windows/stack').catch(() => []);
     const viewId = randomUUID();
-    this.views.set(viewId, { screen, tree });
+    this.views.set(viewId, { screen, tree, windows });
     for (const old of this.views.keys()) if (this.views.size > VIEWS_KEPT) this.views.delete(old);
     // Without a tree, the words come from the pixels: they are read now, ahead of the first gesture.
     if (!tree.nodes.length) void this.chain.textsNear(this.context(screen), { x: -1, y: -1 }, 0).catch(() => undefined);
@@ -174,10 +176,11 @@ export class FindSession {
   async describeAt(request: DescribeRequest): Promise<ElementDescription> {
     const view = this.views.get(request.viewId);
     if (!view) throw new Error(`The view '${request.viewId}' is not kept (the last ${VIEWS_KEPT} are); capture a view first.`);
-    const { screen, tree } = view;
-    // The same find as a test run, on the view's screen and tree, not on what the screen shows by now.
+    const { screen, tree, windows } = view;
+    // The same find as a test run, on the view's screen, tree and windows, not on what the screen shows by now.
+    const call: AgentClient['call'] = (method, route, ...rest) => (method === 'GET' && route === '/windows/stack' ? Promise.resolve(windows as never) : this.agent.call(method, route, ...rest));
     const sandbox = {
-      call: this.agent.call.bind(this.agent),
+      call,
       a11ySnapshot: async () => tree,
       a11yTextBoxes: this.agent.a11yTextBoxes.bind(this.agent),
     } as typeof this.agent;

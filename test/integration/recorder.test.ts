@@ -305,3 +305,28 @@ test('on a GTK dialog, the tree names the fields and the button, and a password 
   const run = await replay('order', feature, recorder.secrets());
   assert.equal(run.status, 0, run.output);
 });
+
+test("two dialogs with the same button: find takes 'in the 'X' dialog', and the recorder writes it where the button's name alone finds the other one", async () => {
+  const client = newClient(state, { dashcam: false });
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  const dialog = (title: string, x: number) => `yad --title=${title} --text='${title} details' --button=OK:0 --geometry=360x160+${x}+200 --fixed`;
+  await client.provision.app({ command: dialog('Billing', 80) });
+  await client.provision.app({ command: dialog('Shipping', 700) });
+  const billing = await client.find("the 'OK' button in the 'Billing' window");
+  const shipping = await client.find("the 'OK' button in the 'Shipping' window");
+  assert.ok(billing.found() && shipping.found());
+  assert.ok(billing.centerX! < 683 && shipping.centerX! > 683, `each dialog's own button (${billing.centerX}, ${shipping.centerX})`);
+  const missing = await client.find("the 'OK' button in the 'Invoices' window", { timeout: 0 });
+  assert.ok(!missing.found());
+  assert.match(String(missing.reason), /no window titled 'Invoices' is on the screen \(windows: .*'Billing'.*\)/);
+
+  // The button's name alone finds one of them; a click on the other needs the window's words.
+  const plain = await client.find("the 'OK' button");
+  const [other, title] = plain.centerX! < 683 ? [shipping, 'Shipping'] : [billing, 'Billing'];
+  const { gherkin } = await record(client, async (x) => {
+    x('mousemove', String(Math.round(other.centerX!)), String(Math.round(other.centerY!)), 'click', '1');
+  });
+  assert.equal(gherkin, `When I click the 'OK' button in the '${title}' window`);
+});

@@ -167,3 +167,14 @@ test('a column is a second anchor: "in the \'City\' column"', () => {
   assert.equal(london.column, 'City');
   assert.equal(parseQuery("the 'Save' button").column, undefined);
 });
+
+test("a window or dialog named by its title at the end: the rest describes the element inside it", () => {
+  const q = parseQuery("the second 'Edit' button in the row of 'Carol' in the 'Team members' dialog");
+  assert.equal(q.within, 'Team members');
+  assert.deepEqual({ text: q.text, role: q.role, ordinal: q.ordinal, relation: q.relation }, { text: 'Edit', role: 'button', ordinal: 2, relation: { kind: 'row', anchor: 'Carol' } });
+  assert.equal(parseQuery('"Total" inside the "Invoice" window').within, 'Invoice');
+  // Words inside the quotes, a dialog not named, and a window that is the text itself are no window.
+  assert.equal(parseQuery("the 'Close the Billing dialog' link").within, undefined);
+  assert.equal(parseQuery("'Save' in the dialog").within, undefined);
+  assert.equal(parseQuery("the 'Billing' dialog").within, undefined);
+});

@@ -233,6 +233,8 @@ function routes(ctx: AgentContext): Record<string, Handler> {
       }
       return { boxes: await a11y.textBoxes(requests, snapshotOptions(body).deadlineMs ?? 500) };
     },
+    // The windows bottom to top, with their boxes and titles: where "in the 'Billing' dialog" looks.
+    'GET /windows/stack': async () => driver.stack(),
     'GET /windows': async () => {
       const active = await driver.activeWindow();
       return (await driver.windows()).map((w) => ({ ...w, active: w.id === active }));
