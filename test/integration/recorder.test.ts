@@ -19,6 +19,9 @@ const state = testState();
 const cleanup = cleanupAfterFile(state, after);
 const root = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'recorder-'));
 fs.chmodSync(root, 0o755);
+/** The tests' pages, served for the whole file: the last test replays them all. */
+const pages = serveFolder(root);
+after(async () => (await pages).close());
 
 /** A person at the sandbox's display, by xdotool. */
 function person(display: string) {
@@ -56,6 +59,9 @@ function replay(name: string, feature: string, env: Record<string, string>): Pro
   }));
 }
 
+/** The scenarios recorded by the tests above the last, each with the end state it must reach: replayed together by the last test. */
+const toReplay: { name: string; steps: string[]; env: Record<string, string> }[] = [];
+
 /** The step lines of recorded Gherkin, keyword dropped. */
 const stepLines = (gherkin: string) => gherkin.split('\n').filter((l) => !l.trim().startsWith('#')).map((l) => l.replace(/^\s*(?:Given|When|Then|And|But)\s+/, ''));
 
@@ -73,8 +79,7 @@ const SIGNUP_PAGE = `<!doctype html><meta charset="utf-8"><title>Sign up</title>
 
 test('fields filled and a button clicked by xdotool are recorded as steps that name the fields by their labels, keep the password out, and replay green', async () => {
   fs.writeFileSync(path.join(root, 'signup.html'), SIGNUP_PAGE);
-  const server = await serveFolder(root);
-  after(() => server.close());
+  const server = await pages;
   const url = `${server.url}/signup.html`;
   const client = newClient(state, { dashcam: false, logging: true });
   cleanup.push(client);
@@ -104,13 +109,10 @@ test('fields filled and a button clicked by xdotool are recorded as steps that n
   assert.ok(events.some((e) => e.text.startsWith("I type 'ada@example.com'") && e.replaces !== undefined));
   for (const line of stepLines(gherkin)) assert.equal(matchingPhrases(line).length, 1, `'${line}' matches exactly one step`);
 
-  const feature = [
-    'Feature: Sign up', '', '  Scenario: Recorded sign-up', `    Given I open '${url}' in the browser`,
-    ...gherkin.split('\n').map((l) => `    ${l}`),
-    "    Then I should see 'Welcome, ada@example.com, your account is ready'", '',
-  ].join('\n');
-  const run = await replay('signup', feature, recorder.secrets());
-  assert.equal(run.status, 0, run.output);
+  toReplay.push({
+    name: 'Recorded sign-up', env: recorder.secrets(),
+    steps: [`Given I open '${url}' in the browser`, ...gherkin.split('\n'), "Then I should see 'Welcome, ada@example.com, your account is ready'"],
+  });
 });
 
 const FILES_PAGE = `<!doctype html><meta charset="utf-8"><title>Files</title>
@@ -142,8 +144,7 @@ document.getElementById('more').onclick = () => say('Loaded more');
 
 test('a click in a table row, a drag, a context menu, a scroll and a click below it are recorded in the words a person would use, and replay green', async () => {
   fs.writeFileSync(path.join(root, 'files.html'), FILES_PAGE);
-  const server = await serveFolder(root);
-  after(() => server.close());
+  const server = await pages;
   const url = `${server.url}/files.html`;
   const client = newClient(state, { dashcam: false });
   cleanup.push(client);
@@ -189,21 +190,17 @@ test('a click in a table row, a drag, a context menu, a scroll and a click below
   assert.ok(["And I click the 'Load more' button", "And I click 'Load more'"].includes(lines[5]), lines[5]);
   assert.equal(lines.length, 6, gherkin);
   for (const line of stepLines(gherkin)) assert.equal(matchingPhrases(line).length, 1, `'${line}' matches exactly one step`);
-  const feature = [
-    'Feature: Files', '', '  Scenario: Recorded file work', `    Given I open '${url}' in the browser`,
-    ...gherkin.split('\n').map((l) => `    ${l}`),
-    "    Then I should see 'Editing Carol; Archived Report.pdf; Deleted Notes.txt; Loaded more'", '',
-  ].join('\n');
-  const run = await replay('files', feature, {});
-  assert.equal(run.status, 0, run.output);
+  toReplay.push({
+    name: 'Recorded file work', env: {},
+    steps: [`Given I open '${url}' in the browser`, ...lines, "Then I should see 'Editing Carol; Archived Report.pdf; Deleted Notes.txt; Loaded more'"],
+  });
 });
 
 test('glance record writes the scenario after the last one of a feature file, replays it first, and keeps the password in .env.example as a name only', async () => {
   const project = fs.mkdtempSync(path.join(root, 'project-'));
   fs.writeFileSync(path.join(project, 'cucumber.js'), `module.exports = { default: require(${JSON.stringify(path.join(REPO_ROOT, 'support', 'cucumber'))}).profile({ format: ['progress'] }) };\n`);
   fs.writeFileSync(path.join(root, 'signup.html'), SIGNUP_PAGE);
-  const server = await serveFolder(root);
-  after(() => server.close());
+  const server = await pages;
   const url = `${server.url}/signup.html`;
   const feature = path.join(project, 'features', 'accounts.feature');
   fs.mkdirSync(path.dirname(feature));
@@ -276,10 +273,7 @@ test('on a Tk program, which has no tree, fields are named by the labels read be
     "And I type '12' into the 'Quantity' field",
     "And I click 'Add item'",
   ].join('\n'));
-  const feature = ['Feature: Stockroom', '', '  Scenario: Recorded stock', "    Given I launch 'stockroom'", ...gherkin.split('\n').map((l) => `    ${l}`),
-    "    Then I should see 'Bolts x 12'", "    And I should see '1 item(s) in stock'", ''].join('\n');
-  const run = await replay('stockroom', feature, {});
-  assert.equal(run.status, 0, run.output);
+  toReplay.push({ name: 'Recorded stock', env: {}, steps: ["Given I launch 'stockroom'", ...gherkin.split('\n'), "Then I should see 'Bolts x 12'", "And I should see '1 item(s) in stock'"] });
 });
 
 test('on a GTK dialog, the tree names the fields and the button, and a password typed there stays a $NAME', async () => {
@@ -300,10 +294,10 @@ test('on a GTK dialog, the tree names the fields and the button, and a password 
     "And I click the 'Place' button",
   ].join('\n'));
   assert.deepEqual(recorder.secrets(), { PIN: '4711' });
-  const feature = ['Feature: Order', '', '  Scenario: Recorded order', `    Given I launch '${command}'`, ...gherkin.split('\n').map((l) => `    ${l}`),
-    "    Then I run 'cat $HOME/order.txt'", "    And the command output should contain 'Ada|4711'", ''].join('\n');
-  const run = await replay('order', feature, recorder.secrets());
-  assert.equal(run.status, 0, run.output);
+  toReplay.push({
+    name: 'Recorded order', env: recorder.secrets(),
+    steps: [`Given I launch '${command}'`, ...gherkin.split('\n'), "Then I run 'cat $HOME/order.txt'", "And the command output should contain 'Ada|4711'"],
+  });
 });
 
 test("two dialogs with the same button: find takes 'in the 'X' dialog', and the recorder writes it where the button's name alone finds the other one", async () => {
@@ -329,4 +323,13 @@ test("two dialogs with the same button: find takes 'in the 'X' dialog', and the 
     x('mousemove', String(Math.round(other.centerX!)), String(Math.round(other.centerY!)), 'click', '1');
   });
   assert.equal(gherkin, `When I click the 'OK' button in the '${title}' window`);
+});
+
+test('every recorded scenario replays green under cucumber-js in a fresh sandbox', async () => {
+  assert.deepEqual(toReplay.map((r) => r.name), ['Recorded sign-up', 'Recorded file work', 'Recorded stock', 'Recorded order'], 'each recording test left its scenario');
+  // One run, one sandbox reused across the scenarios (the profile's reuseSandbox), as a suite runs them.
+  const feature = ['Feature: Recorded', '', ...toReplay.flatMap((r) => [`  Scenario: ${r.name}`, ...r.steps.map((l) => `    ${l}`), '']), ''].join('\n');
+  const run = await replay('recorded', feature, Object.assign({}, ...toReplay.map((r) => r.env)));
+  assert.equal(run.status, 0, run.output);
+  assert.match(run.output, /4 scenarios \(4 passed\)/);
 });
