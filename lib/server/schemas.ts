@@ -148,6 +148,8 @@ export const ViewInfo = Type.Object({ viewId: Type.String(), width: Type.Integer
 export const DescribeRequest = Type.Object({
   viewId: Type.String({ maxLength: 64 }), x: Type.Number(), y: Type.Number(), intent: Type.Union([Type.Literal('click'), Type.Literal('field')]),
 }, Closed);
+export const FindOnViewBody = Type.Object({ viewId: Type.String({ maxLength: 64 }), description: Type.String({ maxLength: 2000 }) }, Closed);
+export const FoundOnView = Type.Object({ box: Nullable(Box) }, Closed);
 export const ElementDescription = Type.Object({
   description: Nullable(Type.String()), box: Nullable(Box), role: Nullable(Type.String()), name: Nullable(Type.String()),
   source: Type.Union([Type.Literal('a11y'), Type.Literal('ocr'), Type.Literal('point')]), refound: Type.Boolean(), secret: Type.Boolean(),

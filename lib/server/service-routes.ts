@@ -99,6 +99,10 @@ export function serviceRoutes(context: ServerContext): FastifyPluginAsync {
       return service.captureView(session(request).id);
     });
 
+    app.post('/v1/sessions/:session/views/find', { schema: { params: S.SessionParams, body: S.FindOnViewBody, response: answers(S.FoundOnView) } }, async (request) => {
+      return { box: await service.findOnView(session(request).id, request.body.viewId, request.body.description) };
+    });
+
     app.post('/v1/sessions/:session/describe', { schema: { params: S.SessionParams, body: S.DescribeRequest, response: answers(S.ElementDescription) } }, async (request) => {
       return service.describeAt(session(request).id, request.body);
     });

@@ -20,7 +20,7 @@ import { onlyClaimsVisibleText } from './statement';
 import { quotedTexts } from '../util/quotes';
 import type { A11ySnapshot } from '../types/a11y';
 import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
-import { describeAt } from './describe';
+import { describeAt, DescribeTools } from './describe';
 import { changedBeyondCaret, sampleFrame } from '../image/motion';
 import { randomUUID } from 'crypto';
 
@@ -174,10 +174,19 @@ export class FindSession {
 
   /** Describes the element at a point of a view, in words found again on that same view (see describe.ts). */
   async describeAt(request: DescribeRequest): Promise<ElementDescription> {
-    const view = this.views.get(request.viewId);
-    if (!view) throw new Error(`The view '${request.viewId}' is not kept (the last ${VIEWS_KEPT} are); capture a view first.`);
+    return describeAt(this.onView(request.viewId), request);
+  }
+
+  /** Where a description finds its element on a view (the same find as a test run, on that screen); null when it does not. */
+  async findOnView(viewId: string, description: string): Promise<Box | null> {
+    return this.onView(viewId).refind(description);
+  }
+
+  /** The find machinery on a view: its screen, tree and windows, not what the screen shows by now. */
+  private onView(viewId: string): DescribeTools {
+    const view = this.views.get(viewId);
+    if (!view) throw new Error(`The view '${viewId}' is not kept (the last ${VIEWS_KEPT} are); capture a view first.`);
     const { screen, tree, windows } = view;
-    // The same find as a test run, on the view's screen, tree and windows, not on what the screen shows by now.
     const call: AgentClient['call'] = (method, route, ...rest) => (method === 'GET' && route === '/windows/stack' ? Promise.resolve(windows as never) : this.agent.call(method, route, ...rest));
     const sandbox = {
       call,
@@ -186,11 +195,10 @@ export class FindSession {
     } as typeof this.agent;
     const settings = { timeout: 0, type: 'any' as const, zoom: false, verify: false, ai: {} };
     const context = () => ({ ...this.context(screen), sandbox });
-    const nodes = tree.nodes.filter((n) => n.box.width >= 2 && n.box.height >= 2 && n.box.x >= 0 && n.box.y >= 0
-      && n.box.x + n.box.width <= screen.width && n.box.y + n.box.height <= screen.height);
-    return describeAt({
+    return {
       screen,
-      nodes,
+      nodes: tree.nodes.filter((n) => n.box.width >= 2 && n.box.height >= 2 && n.box.x >= 0 && n.box.y >= 0
+        && n.box.x + n.box.width <= screen.width && n.box.y + n.box.height <= screen.height),
       refind: async (description) => (await runFind({ chain: this.chain, capture: async () => screen, sandbox, log: () => undefined }, description, settings)).candidate?.box ?? null,
       refindAll: async (description) => {
         try {
@@ -201,7 +209,7 @@ export class FindSession {
         }
       },
       textsNear: (x, y, radius) => this.chain.textsNear(context(), { x, y }, radius),
-    }, request);
+    };
   }
 
   async locateAll(request: LocateRequest): Promise<LocateAllResult> {

@@ -423,6 +423,10 @@ export class LocalService implements Service {
     return this.onSandbox(session, (find) => find.describeAt(request));
   }
 
+  async findOnView(session: string, viewId: string, description: string): Promise<Box | null> {
+    return this.onSandbox(session, (find) => find.findOnView(viewId, description));
+  }
+
   async commitCache(session: string): Promise<number> {
     return this.onSandbox(session, async (find) => find.commitCache());
   }

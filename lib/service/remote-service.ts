@@ -176,6 +176,10 @@ export class RemoteService implements Service {
     return this.onSession(session, 'describe', request, { repeatable: true });
   }
 
+  async findOnView(session: string, viewId: string, description: string): Promise<Box | null> {
+    return (await this.onSession<{ box: Box | null }>(session, 'views/find', { viewId, description }, { repeatable: true })).box;
+  }
+
   async commitCache(session: string): Promise<number> {
     return (await this.onSession<{ count: number }>(session, 'cache/commit', undefined, { repeatable: false })).count;
   }

@@ -117,6 +117,8 @@ export interface Service {
   captureView(session: string): Promise<ViewInfo>;
   /** For the recorder: the element at a point of a view, described in words that find it again on that view. */
   describeAt(session: string, request: DescribeRequest): Promise<ElementDescription>;
+  /** For the recorder: where a description finds its element on a view, or null (did it show before a scroll?). */
+  findOnView(session: string, viewId: string, description: string): Promise<Box | null>;
   /** Writes the elements located since the last commit to the cache; returns how many. */
   commitCache(session: string): Promise<number>;
   /** Drops them; returns how many. */

@@ -120,6 +120,19 @@ export function serviceContract(name: string, factory: () => Promise<ServiceUnde
       await assert.rejects(judged('the page looks tidy'), /needs a vision model.*GLANCE_AI_MODEL/s);
     });
 
+    test("the recorder's calls: a view, the element at a point of it described in words found again there, and a description found on it", async () => {
+      const view = await it.service.captureView(session);
+      assert.ok(plain(view));
+      assert.deepEqual({ width: view.width, height: view.height, tree: view.tree }, { width: 1366, height: 768, tree: true });
+      const button = (await it.service.locate(session, request('Add user button', { cacheThreshold: -1 }))).element!.box;
+      const described = await it.service.describeAt(session, { viewId: view.viewId, x: button.x + button.width / 2, y: button.y + button.height / 2, intent: 'click' });
+      assert.ok(plain(described));
+      assert.deepEqual({ description: described.description, refound: described.refound, source: described.source, flags: described.flags }, { description: "the 'Add user' button", refound: true, source: 'a11y', flags: [] });
+      assert.deepEqual(await it.service.findOnView(session, view.viewId, "the 'Add user' button"), described.box);
+      assert.equal(await it.service.findOnView(session, view.viewId, "the 'Archive' button"), null);
+      await assert.rejects(it.service.describeAt(session, { viewId: 'no-such-view', x: 1, y: 1, intent: 'click' }), /view 'no-such-view' is not kept/);
+    });
+
     test('the cache: commit writes what was found, the next locate hits, discard drops', async () => {
       await it.service.discardCache(session);
       const first = await it.service.locate(session, request('Add user button', { cacheKey: 'contract-cache' }));

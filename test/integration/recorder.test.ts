@@ -179,16 +179,16 @@ test('a click in a table row, a drag, a context menu, a scroll and a click below
   });
 
   const lines = gherkin.split('\n');
-  assert.deepEqual(lines.slice(0, 5), [
+  assert.deepEqual(lines.slice(0, 4), [
     "When I click the 'Edit' button in the row of 'Carol'",
     "And I drag 'Report.pdf' to 'Archive'",
     "And I right-click 'Notes.txt'",
     "And I click the 'Delete' menu item",
-    'And I scroll down 1200 pixels',
   ]);
+  // The button was below the screen before the scroll: the scroll is written as bringing it into view.
   // Chromium moves its tree's boxes some time after a scroll: until it has, the words read on the pixels name the button.
-  assert.ok(["And I click the 'Load more' button", "And I click 'Load more'"].includes(lines[5]), lines[5]);
-  assert.equal(lines.length, 6, gherkin);
+  const button = lines[5] === "And I click 'Load more'" ? "'Load more'" : "the 'Load more' button";
+  assert.deepEqual(lines.slice(4), [`And I scroll down until I see ${button}`, `And I click ${button}`]);
   for (const line of stepLines(gherkin)) assert.equal(matchingPhrases(line).length, 1, `'${line}' matches exactly one step`);
   toReplay.push({
     name: 'Recorded file work', env: {},

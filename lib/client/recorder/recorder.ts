@@ -78,6 +78,8 @@ export class Recorder {
   private readonly loops: Promise<void>[] = [];
   private failure: Error | null = null;
   private counter = 0;
+  /** The last scroll, while the next step may show what it scrolled to. */
+  private scrolled: { step: RecordedStep; view: ViewInfo; direction: string } | null = null;
   /** The last click, while it may still be the click into the field typed into next. */
   private lastClick: { step: RecordedStep; at: { x: number; y: number }; view: ViewInfo | null } | null = null;
 
@@ -244,32 +246,48 @@ export class Recorder {
     switch (gesture.kind) {
       case 'click': {
         const found = await this.describe(view, gesture.at, 'click');
+        if (found.description) await this.scrolledUntilSeen(found.description, receivedAt);
         const text = !found.description ? stepText.clickAt(gesture.at.x, gesture.at.y)
           : gesture.button === 'right' ? stepText.rightClick(found.description)
             : gesture.count === 2 ? stepText.doubleClick(found.description) : stepText.click(found.description);
         // A double-click stands for the click just written, its first half.
         if (gesture.count === 2 && this.lastClick && this.written.at(-1) === this.lastClick.step) this.written.pop();
-        const step = this.add('When', text, gesture, found, receivedAt, gesture.count === 2 ? this.lastClick?.step.index : undefined);
+        const step = this.add('When', text, gesture.kind, found, receivedAt, gesture.count === 2 ? this.lastClick?.step.index : undefined);
         this.lastClick = gesture.button === 'left' && gesture.count === 1 ? { step, at: gesture.at, view } : null;
         return;
       }
       case 'drag': {
         const [from, to] = [await this.describe(view, gesture.from, 'click'), await this.describe(view, gesture.to, 'click')];
-        if (from.description && to.description) this.add('When', stepText.drag(from.description, to.description), gesture, { ...from, flags: [...from.flags, ...to.flags] }, receivedAt);
-        else this.add('When', stepText.clickAt(gesture.from.x, gesture.from.y), gesture, { ...from, flags: ['a drag between places that have no words: only its start is written, as a click at coordinates'] }, receivedAt);
+        if (from.description && to.description) this.add('When', stepText.drag(from.description, to.description), gesture.kind, { ...from, flags: [...from.flags, ...to.flags] }, receivedAt);
+        else this.add('When', stepText.clickAt(gesture.from.x, gesture.from.y), gesture.kind, { ...from, flags: ['a drag between places that have no words: only its start is written, as a click at coordinates'] }, receivedAt);
         return;
       }
       case 'type':
         return this.typed(gesture, view, receivedAt);
       case 'press':
         this.lastClick = null;
-        this.add('When', stepText.press(gesture.keys), gesture, null, receivedAt);
+        this.add('When', stepText.press(gesture.keys), gesture.kind, null, receivedAt);
         return;
       case 'scroll':
         this.lastClick = null;
-        this.add('When', stepText.scroll(gesture.direction, gesture.notches * 120), gesture, null, receivedAt);
+        this.scrolled = { step: this.add('When', stepText.scroll(gesture.direction, gesture.notches * 120), gesture.kind, null, receivedAt), view, direction: gesture.direction };
         return;
     }
+  }
+
+  /**
+   * A scroll followed by a step on an element that the screen before the
+   * scroll did not show: the scroll was to bring it into view, and is
+   * written so (`I scroll down until I see …`), which holds when the page's
+   * length changes, where a count of pixels would not.
+   */
+  private async scrolledUntilSeen(description: string, receivedAt: number): Promise<void> {
+    const scrolled = this.scrolled;
+    this.scrolled = null;
+    if (!scrolled || this.written.at(-1) !== scrolled.step) return;
+    if (await this.deps.service.findOnView(this.deps.session, scrolled.view.viewId, description).catch(() => undefined) !== null) return;
+    this.written.pop();
+    this.add('When', stepText.scrollUntil(scrolled.direction, description), 'scroll', null, receivedAt, scrolled.step.index);
   }
 
   /** Text typed: into the field clicked just before (that click is then part of the step), or the one with the focus. */
@@ -284,14 +302,15 @@ export class Recorder {
       value = `$${name}`;
     }
     if (!field.description) {
-      this.add('When', stepText.type(value), gesture, field.secret ? { ...field, flags: [] } : null, receivedAt);
+      this.add('When', stepText.type(value), gesture.kind, field.secret ? { ...field, flags: [] } : null, receivedAt);
       return;
     }
+    if (!click) await this.scrolledUntilSeen(field.description, receivedAt);
     // The click into the field is part of typing into it; so is the Tab that moved there.
     const previous = this.written.at(-1);
     const absorbed = previous && ((click && previous === click.step && sameBox(previous.box, field.box)) || (previous.gesture === 'press' && /^I press '(shift\+)?Tab'$/.test(previous.text)));
     if (absorbed) this.written.pop();
-    this.add('When', stepText.typeInto(value, field.description), gesture, field, receivedAt, absorbed ? previous.index : undefined);
+    this.add('When', stepText.typeInto(value, field.description), gesture.kind, field, receivedAt, absorbed ? previous.index : undefined);
   }
 
   /** The variable a secret goes in: its field's label, numbered when another value already has that name. */
@@ -307,9 +326,9 @@ export class Recorder {
     }
   }
 
-  private add(keyword: RecordedStep['keyword'], text: string, gesture: Gesture, found: ElementDescription | null, receivedAt: number, replaces?: number): RecordedStep {
+  private add(keyword: RecordedStep['keyword'], text: string, kind: Gesture['kind'], found: ElementDescription | null, receivedAt: number, replaces?: number): RecordedStep {
     const step: RecordedStep = {
-      index: ++this.counter, keyword, text, gesture: gesture.kind, box: found?.box ?? null, flags: found?.flags ?? [], latencyMs: Date.now() - receivedAt,
+      index: ++this.counter, keyword, text, gesture: kind, box: found?.box ?? null, flags: found?.flags ?? [], latencyMs: Date.now() - receivedAt,
       ...(replaces !== undefined ? { replaces } : {}),
     };
     this.written.push(step);

@@ -19,6 +19,7 @@ export const stepText = {
   typeInto: (value: string, field: string) => `I type ${quoted(value)} into ${field}`,
   press: (keys: string) => `I press ${quoted(keys)}`,
   scroll: (direction: string, pixels: number) => `I scroll ${direction} ${pixels} pixels`,
+  scrollUntil: (direction: string, description: string) => `I scroll ${direction} until I see ${description}`,
   see: (description: string) => `I should see ${description}`,
 };
 
