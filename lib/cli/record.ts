@@ -3,7 +3,7 @@ import os from 'os';
 import path from 'path';
 import { spawn } from 'child_process';
 import { Client } from '../client/client';
-import type { RecordedStep } from '../client/recorder/recorder';
+import type { RecordedStep, RecordedSuggestion } from '../client/recorder/recorder';
 import { quoted } from '../client/recorder/step-text';
 import { InvalidOptionError } from '../config/errors';
 import { knownFlags, parseFlags } from './flags';
@@ -45,6 +45,9 @@ export async function recordCommand(args: string[], hooks: RecordHooks = {}): Pr
   client.getEmitter().on('log:info', (line: string) => console.log(`[glance] ${line}`));
   client.getEmitter().on('recorder:step', (step: RecordedStep) => {
     console.log(`step ${step.index}: ${step.text}${step.flags.length ? `  (check: ${step.flags.join('; ')})` : ''}${step.replaces ? `  (stands for step ${step.replaces})` : ''}`);
+  });
+  client.getEmitter().on('recorder:suggestion', (suggestion: RecordedSuggestion) => {
+    console.log(`  suggested check after step ${suggestion.afterStep}: ${suggestion.keyword} ${suggestion.text}`);
   });
   let steps: string;
   let secrets: Record<string, string>;

@@ -19,12 +19,12 @@ import { SessionEvidence } from './evidence';
 import { Analytics } from './analytics';
 import type { Recording } from './dashcam';
 import { callSite } from '../util/call-site';
-import { Recorder, RecordedStep } from './recorder/recorder';
+import { Recorder, RecordedStep, RecordedSuggestion } from './recorder/recorder';
 
 export type { ClickAction, ExecOptions, PressOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
 export type { CommandEvent } from './command-runner';
 export type { Recording } from './dashcam';
-export type { Recorder, RecordedStep } from './recorder/recorder';
+export type { Recorder, RecordedStep, RecordedSuggestion } from './recorder/recorder';
 export type { AiUsageEvent, FindResult } from './finder';
 export { PIXELS_PER_WHEEL_CLICK } from './actions';
 export { DEBUG_KEEP_ALIVE_MS } from './session';
@@ -186,7 +186,9 @@ export class Client {
    * Starts recording what a person does in the sandbox (through the live
    * preview, VNC, xdotool or any other client; never Glance's own input) as
    * steps of the step library. Each step is emitted as `recorder:step` when
-   * it is made; `await recorder.stop()` returns them as Gherkin lines.
+   * it is made, and text that appeared after it as `recorder:suggestion`
+   * (a check to consider, never written on its own); `await recorder.stop()`
+   * returns the steps as Gherkin lines.
    */
   record(): Promise<Recorder> {
     return this.runner.run('record', [], async () => {
@@ -194,8 +196,13 @@ export class Client {
       const recorder = await Recorder.start({ agent: this.session.requireAgent(), service, session, emitter: this.runner.emitter, redactor: this.runner.redactor });
       // The preview page lists the steps as they are made.
       const show = (step: RecordedStep) => this.evidence.preview.step(`step ${step.index}: ${step.keyword} ${step.text}${step.flags.length ? ` (check: ${step.flags.join('; ')})` : ''}`);
+      const suggest = (suggestion: RecordedSuggestion) => this.evidence.preview.step(`suggested after step ${suggestion.afterStep}: ${suggestion.keyword} ${suggestion.text}`);
       this.runner.emitter.on('recorder:step', show);
-      recorder.onStop(() => this.runner.emitter.off('recorder:step', show));
+      this.runner.emitter.on('recorder:suggestion', suggest);
+      recorder.onStop(() => {
+        this.runner.emitter.off('recorder:step', show);
+        this.runner.emitter.off('recorder:suggestion', suggest);
+      });
       return recorder;
     });
   }

@@ -103,6 +103,10 @@ export function serviceRoutes(context: ServerContext): FastifyPluginAsync {
       return { box: await service.findOnView(session(request).id, request.body.viewId, request.body.description) };
     });
 
+    app.post('/v1/sessions/:session/views/texts-added', { schema: { params: S.SessionParams, body: S.TextsAddedBody, response: answers(S.TextsAdded) } }, async (request) => {
+      return { texts: await service.textsAdded(session(request).id, request.body.beforeViewId, request.body.afterViewId) };
+    });
+
     app.post('/v1/sessions/:session/describe', { schema: { params: S.SessionParams, body: S.DescribeRequest, response: answers(S.ElementDescription) } }, async (request) => {
       return service.describeAt(session(request).id, request.body);
     });

@@ -20,7 +20,9 @@ import { onlyClaimsVisibleText } from './statement';
 import { quotedTexts } from '../util/quotes';
 import type { A11ySnapshot } from '../types/a11y';
 import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
-import { describeAt, DescribeTools } from './describe';
+import { describeAt, DescribeTools, quote, usableName } from './describe';
+import { isTextRole } from '../locate/a11y/roles';
+import { normalise } from '../locate/text-match';
 import { changedBeyondCaret, sampleFrame } from '../image/motion';
 import { randomUUID } from 'crypto';
 
@@ -31,6 +33,8 @@ const VIEWS_KEPT = 8;
 const VIEW_TREE_BOUND_MS = 1500;
 /** Reads of the tree for one view, at most, while the screen keeps changing around them. */
 const VIEW_LOOKS = 3;
+/** Texts that appeared, at most, that one action suggests checking. */
+const MAX_TEXTS_ADDED = 3;
 const MISS: () => CacheInfo = () => ({ hit: false, strategy: 'miss', createdAt: new Date().toISOString(), diffPercent: null, imageUrl: null });
 
 /**
@@ -180,6 +184,28 @@ export class FindSession {
   /** Where a description finds its element on a view (the same find as a test run, on that screen); null when it does not. */
   async findOnView(viewId: string, description: string): Promise<Box | null> {
     return this.onView(viewId).refind(description);
+  }
+
+  /**
+   * The texts one view shows that an earlier one did not (what an action made
+   * appear), in reading order, each found again on the later view: what a
+   * person would check next. Read from the tree's text, or from the pixels
+   * where there is no tree.
+   */
+  async textsAdded(beforeId: string, afterId: string): Promise<string[]> {
+    const [before, after] = [this.onView(beforeId), this.onView(afterId)];
+    const shown = async (tools: DescribeTools) => tools.nodes.length
+      ? tools.nodes.filter((n) => isTextRole(n) && n.nameShown !== false).map((n) => ({ text: (n.value || n.name).trim(), box: n.box }))
+      : tools.textsNear(0, 0, Infinity);
+    const seen = new Set((await shown(before)).map((t) => normalise(t.text)));
+    const added = (await shown(after)).filter((t) => usableName(t.text) && !seen.has(normalise(t.text)))
+      .sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
+    const out: string[] = [];
+    for (const { text } of added) {
+      if (out.length >= MAX_TEXTS_ADDED) break;
+      if (!out.includes(text) && await after.refind(quote(text))) out.push(text);
+    }
+    return out;
   }
 
   /** The find machinery on a view: its screen, tree and windows, not what the screen shows by now. */

@@ -427,6 +427,10 @@ export class LocalService implements Service {
     return this.onSandbox(session, (find) => find.findOnView(viewId, description));
   }
 
+  async textsAdded(session: string, beforeViewId: string, afterViewId: string): Promise<string[]> {
+    return this.onSandbox(session, (find) => find.textsAdded(beforeViewId, afterViewId));
+  }
+
   async commitCache(session: string): Promise<number> {
     return this.onSandbox(session, async (find) => find.commitCache());
   }

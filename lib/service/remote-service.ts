@@ -180,6 +180,10 @@ export class RemoteService implements Service {
     return (await this.onSession<{ box: Box | null }>(session, 'views/find', { viewId, description }, { repeatable: true })).box;
   }
 
+  async textsAdded(session: string, beforeViewId: string, afterViewId: string): Promise<string[]> {
+    return (await this.onSession<{ texts: string[] }>(session, 'views/texts-added', { beforeViewId, afterViewId }, { repeatable: true })).texts;
+  }
+
   async commitCache(session: string): Promise<number> {
     return (await this.onSession<{ count: number }>(session, 'cache/commit', undefined, { repeatable: false })).count;
   }

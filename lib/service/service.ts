@@ -119,6 +119,8 @@ export interface Service {
   describeAt(session: string, request: DescribeRequest): Promise<ElementDescription>;
   /** For the recorder: where a description finds its element on a view, or null (did it show before a scroll?). */
   findOnView(session: string, viewId: string, description: string): Promise<Box | null>;
+  /** For the recorder: the texts a view shows that an earlier one did not, found again on it (what to suggest checking). */
+  textsAdded(session: string, beforeViewId: string, afterViewId: string): Promise<string[]>;
   /** Writes the elements located since the last commit to the cache; returns how many. */
   commitCache(session: string): Promise<number>;
   /** Drops them; returns how many. */

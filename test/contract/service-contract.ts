@@ -131,6 +131,9 @@ export function serviceContract(name: string, factory: () => Promise<ServiceUnde
       assert.deepEqual(await it.service.findOnView(session, view.viewId, "the 'Add user' button"), described.box);
       assert.equal(await it.service.findOnView(session, view.viewId, "the 'Archive' button"), null);
       await assert.rejects(it.service.describeAt(session, { viewId: 'no-such-view', x: 1, y: 1, intent: 'click' }), /view 'no-such-view' is not kept/);
+      // Nothing appeared between a view and itself; a view of the same screen adds nothing either.
+      assert.deepEqual(await it.service.textsAdded(session, view.viewId, view.viewId), []);
+      assert.deepEqual(await it.service.textsAdded(session, view.viewId, (await it.service.captureView(session)).viewId), []);
     });
 
     test('the cache: commit writes what was found, the next locate hits, discard drops', async () => {

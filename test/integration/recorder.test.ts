@@ -95,8 +95,11 @@ test('fields filled and a button clicked by xdotool are recorded as steps that n
     await looks();
     x('type', '--delay', '20', 'Tr0ub4dor-3');
     x('mousemove', '260', '215', 'click', '1');
+    await looks();
   });
 
+  // What appeared after the click is suggested as the check to make next: shown, not written.
+  assert.deepEqual(recorder.suggestions, [{ afterStep: 5, keyword: 'Then', text: "I should see 'Welcome, ada@example.com, your account is ready'" }]);
   assert.equal(gherkin, [
     "When I type 'ada@example.com' into the 'Work email' field",
     "And I type '$PASSWORD' into the 'Password' field",

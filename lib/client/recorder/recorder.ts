@@ -5,7 +5,7 @@ import type { Box } from '../../types/screen';
 import type { ElementDescription, ViewInfo } from '../../types/describe';
 import type { Redactor } from '../redact';
 import { Gesture, GestureReader, RawInput } from './gestures';
-import { secretName, stepText } from './step-text';
+import { quoted, secretName, stepText } from './step-text';
 import { sleep, waitFor } from '../../util/wait';
 
 /**
@@ -28,7 +28,8 @@ export interface RecordedStep {
   keyword: 'When' | 'Then';
   /** The step without its keyword: `I click the 'Save' button`. */
   text: string;
-  gesture: Gesture['kind'];
+  /** What made it: a gesture, or `see` for a check written by assertSeen(). */
+  gesture: Gesture['kind'] | 'see';
   /** Where the element stands, on the view it was described on. */
   box: Box | null;
   /** Why a person should look at it (not found again, coordinates only); empty when sure. */
@@ -37,6 +38,15 @@ export interface RecordedStep {
   latencyMs: number;
   /** The step this one stands for too (a double-click's first click), which is no longer among the steps. */
   replaces?: number;
+}
+
+/** A check the recorder suggests after a step (`recorder:suggestion`): shown, never written unless taken. */
+export interface RecordedSuggestion {
+  /** The step after which the text appeared. */
+  afterStep: number;
+  keyword: 'Then';
+  /** `I should see 'Account created'`. */
+  text: string;
 }
 
 export interface RecorderDeps {
@@ -78,6 +88,9 @@ export class Recorder {
   private readonly loops: Promise<void>[] = [];
   private failure: Error | null = null;
   private counter = 0;
+  /** The view the last step was made on, until a later view is compared with it for text that appeared. */
+  private suggestFrom: ViewInfo | null = null;
+  private readonly suggested: RecordedSuggestion[] = [];
   /** The last scroll, while the next step may show what it scrolled to. */
   private scrolled: { step: RecordedStep; view: ViewInfo; direction: string } | null = null;
   /** The last click, while it may still be the click into the field typed into next. */
@@ -161,6 +174,34 @@ export class Recorder {
     return events.length;
   }
 
+  /**
+   * Text that appeared after the last step is what a person usually checks
+   * next: it is suggested (`recorder:suggestion`), never written on its own;
+   * `assertSeen()` writes one.
+   */
+  private async suggest(): Promise<void> {
+    const from = this.suggestFrom;
+    const step = this.written.at(-1);
+    if (!from || !this.view || from === this.view || !step) return;
+    this.suggestFrom = null;
+    const texts = await this.deps.service.textsAdded(this.deps.session, from.viewId, this.view.viewId).catch(() => [] as string[]);
+    for (const text of texts) {
+      const suggestion: RecordedSuggestion = { afterStep: step.index, keyword: 'Then', text: stepText.see(quoted(text)) };
+      this.suggested.push(suggestion);
+      this.deps.emitter.emit('recorder:suggestion', this.deps.redactor.value({ ...suggestion }));
+    }
+  }
+
+  /** The checks suggested so far: text that appeared after a step. */
+  get suggestions(): readonly RecordedSuggestion[] {
+    return this.suggested;
+  }
+
+  /** Writes a check as the next step: `Then I should see <description>` (a suggestion's text, or any description). */
+  assertSeen(description: string): RecordedStep {
+    return this.add('Then', stepText.see(description), 'see', null, Date.now());
+  }
+
   /** Whether a gesture is open or waiting: the view must stay the one it was made on. */
   private get busy(): boolean {
     return this.reader.open || this.queue.length > 0;
@@ -186,6 +227,7 @@ export class Recorder {
         this.view = await this.deps.service.captureView(this.deps.session).catch(() => this.view);
         this.viewedCount = still;
         if (still !== null) viewed = still;
+        await this.suggest();
       } finally {
         this.capturing = false;
       }
@@ -243,6 +285,7 @@ export class Recorder {
   }
 
   private async make(gesture: Gesture, view: ViewInfo, receivedAt: number): Promise<void> {
+    this.suggestFrom = view;
     switch (gesture.kind) {
       case 'click': {
         const found = await this.describe(view, gesture.at, 'click');
@@ -326,7 +369,7 @@ export class Recorder {
     }
   }
 
-  private add(keyword: RecordedStep['keyword'], text: string, kind: Gesture['kind'], found: ElementDescription | null, receivedAt: number, replaces?: number): RecordedStep {
+  private add(keyword: RecordedStep['keyword'], text: string, kind: RecordedStep['gesture'], found: ElementDescription | null, receivedAt: number, replaces?: number): RecordedStep {
     const step: RecordedStep = {
       index: ++this.counter, keyword, text, gesture: kind, box: found?.box ?? null, flags: found?.flags ?? [], latencyMs: Date.now() - receivedAt,
       ...(replaces !== undefined ? { replaces } : {}),
