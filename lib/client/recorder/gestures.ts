@@ -1,3 +1,5 @@
+import type { RecordedInput } from '../../sandbox/agent/input-recording';
+
 /**
  * Turns the input a person gave the sandbox, as the agent recorded it at the
  * X server (presses, releases and motion, in the server's order), into the
@@ -11,21 +13,7 @@
  */
 
 /** One recorded input, as the agent's `/record/events` gives it. */
-export interface RawInput {
-  seq: number;
-  kind: 'key' | 'button' | 'motion';
-  pressed: boolean;
-  /** The keycode, or the button (1 left, 2 middle, 3 right, 4–7 the wheel). */
-  detail: number;
-  /** For keys: the keysym with the modifiers then held. */
-  keysym: number;
-  x: number;
-  y: number;
-  /** The modifier and button mask held (X's state field). */
-  state: number;
-  /** The server's clock, ms. */
-  time: number;
-}
+export type RawInput = RecordedInput;
 
 export interface Point { x: number; y: number }
 

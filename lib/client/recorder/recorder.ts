@@ -95,6 +95,8 @@ export class Recorder {
   private scrolled: { step: RecordedStep; view: ViewInfo; direction: string } | null = null;
   /** The last click, while it may still be the click into the field typed into next. */
   private lastClick: { step: RecordedStep; at: { x: number; y: number }; view: ViewInfo | null } | null = null;
+  /** Told when the recording has stopped. */
+  private readonly stopped: (() => void)[] = [];
 
   private constructor(private readonly deps: RecorderDeps) {}
 
@@ -115,8 +117,6 @@ export class Recorder {
   secrets(): Record<string, string> {
     return Object.fromEntries(this.secretValues);
   }
-
-  private readonly stopped: (() => void)[] = [];
 
   /** Runs `done` when the recording stops. */
   onStop(done: () => void): void {
@@ -265,7 +265,11 @@ export class Recorder {
   }
 
   private enqueue(gesture: Gesture): void {
-    const view = [...this.viewsBySeq].reverse().find((v) => v.fromSeq <= gesture.seq)?.view ?? this.view;
+    // Gestures come in the order of their inputs: views older than this gesture's are no later gesture's either.
+    let at = this.viewsBySeq.length - 1;
+    while (at >= 0 && this.viewsBySeq[at].fromSeq > gesture.seq) at--;
+    const view = at >= 0 ? this.viewsBySeq[at].view : this.view;
+    if (at > 0) this.viewsBySeq.splice(0, at);
     this.queue.push({ gesture, view, receivedAt: Date.now() });
     this.processing = this.processing.then(() => this.processNext()).catch((error) => { this.failure ??= error; });
   }
