@@ -39,6 +39,8 @@ const ROLE_WORDS: Record<string, string> = {
 /** How far from its label a field may stand, and how near a point must be to text to be on it, px. */
 const LABEL_REACH = 320;
 const UNDER_REACH = 12;
+/** How far a label's words may stand from the box they name, px. */
+const BESIDE = 40;
 
 const reach = (box: Box, point: { x: number; y: number }) => Math.hypot(Math.max(box.x - point.x, 0, point.x - (box.x + box.width)), Math.max(box.y - point.y, 0, point.y - (box.y + box.height)));
 /** A label left of the point, on its line. */
@@ -97,11 +99,16 @@ export function elementAt(nodes: readonly A11yNode[], x: number, y: number, inte
   const inner = hits[0];
   if (!inner) return null;
   if (isControl(inner)) return inner;
-  // Text inside a control is the control; a label is the field or box it labels.
+  // Text inside a control is the control; a label is the field or box it labels: by the tree's relation,
+  // or by holding it (<label><input type=checkbox> Email me</label>), or as the control's own name beside it.
   for (let up = inner.parent ? byPath.get(inner.parent) : undefined; up; up = up.parent ? byPath.get(up.parent) : undefined) {
     if (isControl(up) && roleWord(up) !== null) return up;
   }
-  return labelled([inner], nodes) ?? inner;
+  const text = (inner.name || inner.value || '').trim();
+  const holder = inner.role === 'label' ? inner : inner.parent ? byPath.get(inner.parent) : undefined;
+  const held = holder?.role === 'label' ? nodes.find((n) => n.parent === holder.path && isControl(n)) : undefined;
+  const named = nodes.find((n) => n !== inner && isControl(n) && n.parent === inner.parent && text !== '' && n.name.trim() === text);
+  return labelled([inner], nodes) ?? held ?? named ?? inner;
 }
 
 /** The control one of `labels` labels, if any. */
@@ -134,6 +141,23 @@ function anchors(node: A11yNode, nodes: readonly A11yNode[], own: string): { kin
   const nearest = sameRow.at(-1);
   if (nearest && nearest !== sameRow[0]) out.push({ kind: 'next to', text: (nearest.name || nearest.value)!.trim() });
   return out;
+}
+
+/**
+ * A control the tree names by the words under the point, standing beside
+ * them: a checkbox's label that the tree folds into the box's name
+ * (`<label><input type=checkbox> Email me</label>`), where clicking the
+ * words clicks the box.
+ */
+async function controlNamedAt(tools: DescribeTools, point: { x: number; y: number }): Promise<A11yNode | null> {
+  const controls = tools.nodes.filter((n) => isControl(n) && usableName(n.name));
+  if (!controls.length) return null;
+  const under = (await tools.textsNear(point.x, point.y, UNDER_REACH))[0];
+  if (!under) return null;
+  const words = under.text.trim().toLowerCase();
+  return controls.find((n) => n.name.trim().toLowerCase() === words
+    && Math.abs(centre(n.box).y - centre(under.box).y) <= Math.max(n.box.height, under.box.height)
+    && Math.min(Math.abs(under.box.x - (n.box.x + n.box.width)), Math.abs(n.box.x - (under.box.x + under.box.width))) <= BESIDE) ?? null;
 }
 
 /** "in the 'Billing' dialog": the node's window, by its title, when it has one a person can read. */
@@ -169,7 +193,7 @@ export async function describeAt(tools: DescribeTools, request: DescribeRequest)
     return null;
   };
 
-  const node = elementAt(tools.nodes, request.x, request.y, request.intent);
+  const node = elementAt(tools.nodes, request.x, request.y, request.intent) ?? await controlNamedAt(tools, request);
   if (node) {
     const name = nameOf(node, tools.nodes);
     const secret = node.role === 'password text';

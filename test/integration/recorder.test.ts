@@ -328,11 +328,53 @@ test("two dialogs with the same button: find takes 'in the 'X' dialog', and the 
   assert.equal(gherkin, `When I click the 'OK' button in the '${title}' window`);
 });
 
+/** Drafts: a checkbox with its label, items opened by a double-click, Ctrl+S to save. */
+const DRAFTS_PAGE = `<!doctype html><meta charset="utf-8"><title>Drafts</title>
+  <style>body{font:18px sans-serif;margin:40px} li{padding:6px;cursor:default;user-select:none} #status{margin-top:30px}</style>
+  <label><input type="checkbox" id="updates"> Email me updates</label>
+  <ul><li>Draft 1</li><li>Draft 2</li><li>Draft 3</li></ul>
+  <p id="status">Nothing saved</p>
+  <script>
+    let open = 'none';
+    document.querySelectorAll('li').forEach((li) => li.addEventListener('dblclick', () => { open = li.textContent; document.getElementById('status').textContent = 'Editing ' + open; }));
+    addEventListener('keydown', (e) => {
+      if (!(e.ctrlKey && e.key === 's')) return;
+      e.preventDefault();
+      document.getElementById('status').textContent = 'Saved ' + open + (document.getElementById('updates').checked ? ' with updates on' : '');
+    });
+  </script>`;
+
+test('a checkbox clicked by its label, a double-click and a shortcut are recorded as the library writes them', async () => {
+  fs.writeFileSync(path.join(root, 'drafts.html'), DRAFTS_PAGE);
+  const url = `${(await pages).url}/drafts.html`;
+  const client = newClient(state, { dashcam: false });
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url });
+  const label = await client.find("'Email me updates'");
+  const draft = await client.find("'Draft 2'");
+  const { gherkin } = await record(client, async (x, looks) => {
+    x('mousemove', String(Math.round(label.centerX!)), String(Math.round(label.centerY!)), 'click', '1');
+    await looks();
+    x('mousemove', String(Math.round(draft.centerX!)), String(Math.round(draft.centerY!)), 'click', '--repeat', '2', '--delay', '80', '1');
+    await looks();
+    x('key', 'ctrl+s');
+    await looks();
+  });
+  assert.equal(gherkin, [
+    "When I click the 'Email me updates' checkbox",
+    "And I double-click 'Draft 2'",
+    "And I press 'ctrl+s'",
+  ].join('\n'));
+  toReplay.push({ name: 'Recorded drafts', env: {}, steps: [`Given I open '${url}' in the browser`, ...gherkin.split('\n'), "Then I should see 'Saved Draft 2 with updates on'"] });
+});
+
 test('every recorded scenario replays green under cucumber-js in a fresh sandbox', async () => {
-  assert.deepEqual(toReplay.map((r) => r.name), ['Recorded sign-up', 'Recorded file work', 'Recorded stock', 'Recorded order'], 'each recording test left its scenario');
+  assert.deepEqual(toReplay.map((r) => r.name), ['Recorded sign-up', 'Recorded file work', 'Recorded stock', 'Recorded order', 'Recorded drafts'], 'each recording test left its scenario');
   // One run, one sandbox reused across the scenarios (the profile's reuseSandbox), as a suite runs them.
   const feature = ['Feature: Recorded', '', ...toReplay.flatMap((r) => [`  Scenario: ${r.name}`, ...r.steps.map((l) => `    ${l}`), '']), ''].join('\n');
   const run = await replay('recorded', feature, Object.assign({}, ...toReplay.map((r) => r.env)));
   assert.equal(run.status, 0, run.output);
-  assert.match(run.output, /4 scenarios \(4 passed\)/);
+  assert.match(run.output, /5 scenarios \(5 passed\)/);
 });

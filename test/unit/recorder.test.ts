@@ -80,6 +80,11 @@ test('the element under a point is the control a person meant: text inside a but
   assert.equal(elementAt(nodes, -1, -1, 'field')?.path, 'a/3', 'the focused field, where the point holds none');
   assert.equal(elementAt(nodes, 50, 305, 'click')?.path, 'a/4');
   assert.equal(elementAt(nodes, 900, 900, 'click'), null);
+  // A label that holds its box, or words beside a box of the same name, are the box.
+  const held = [node('b/0', 'label', 'Email me', [20, 400, 120, 20]), node('b/0/0', 'check box', 'Email me', [20, 402, 14, 14], { parent: 'b/0' })];
+  assert.equal(elementAt(held, 80, 410, 'click')?.path, 'b/0/0');
+  const beside = [node('c/0', 'section', '', [0, 500, 600, 40]), node('c/0/0', 'radio button', 'Weekly', [20, 510, 14, 14], { parent: 'c/0' }), node('c/0/1', 'static', 'Weekly', [40, 508, 60, 18], { parent: 'c/0' })];
+  assert.equal(elementAt(beside, 60, 515, 'click')?.path, 'c/0/0');
   // A field is named by its label, never by what was typed into it.
   assert.equal(nameOf(nodes[3], nodes), 'Work email');
   assert.equal(nameOf({ ...nodes[3], labelledBy: [], name: '' }, nodes), null);
