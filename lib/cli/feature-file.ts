@@ -80,3 +80,41 @@ export function markFailedSteps(text: string, failures: { line: number; message:
   }
   return lines.join(eol);
 }
+
+/** The scenario a step line of a feature file belongs to: its name and the line of its `Scenario:`. */
+export function scenarioAt(text: string, line: number): { name: string; line: number } {
+  const lines = text.split(/\r?\n/);
+  if (!Number.isInteger(line) || line < 1 || line > lines.length) throw new Error(`the file has ${lines.length} lines; line ${line} is not one of them.`);
+  if (!STEP.test(lines[line - 1])) throw new Error(`line ${line} is not a step: '${lines[line - 1].trim()}'. Name the line of the step to record on from.`);
+  for (let i = line - 1; i >= 0; i--) {
+    const header = /^\s*(Scenario|Example|Scenario Outline|Scenario Template|Background):\s*(.*?)\s*$/.exec(lines[i]);
+    if (!header) continue;
+    if (header[1] === 'Background') throw new Error(`line ${line} is in the Background: name a step of a scenario.`);
+    if (/Outline|Template/.test(header[1])) throw new Error(`line ${line} is in a Scenario Outline, whose examples each run apart: record on from a plain scenario.`);
+    return { name: header[2], line: i + 1 };
+  }
+  throw new Error(`line ${line} is in no scenario.`);
+}
+
+/** The file's text up to and including a line: what a replay up to that step runs. */
+export function upTo(text: string, line: number): string {
+  return `${text.split(/\r?\n/).slice(0, line).join('\n')}\n`;
+}
+
+/** The file's text with the recorded lines put after a step line, in that step's indentation. */
+export function insertAfter(text: string, line: number, recorded: string[]): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const lines = text.split(/\r?\n/);
+  const indent = /^(\s*)/.exec(lines[line - 1])![1];
+  // Going on from a step: the recorded scenario's first When reads as the next step of it.
+  const steps = recorded.map((l, i) => `${indent}${i === firstStep(recorded) ? l.replace(/^When /, 'And ') : l}`);
+  lines.splice(line, 0, ...steps);
+  return lines.join(eol);
+}
+
+const firstStep = (lines: string[]) => lines.findIndex((l) => !l.startsWith('#'));
+
+/** The 1-based lines of the recorded steps put in by insertAfter(). */
+export function insertedStepLines(line: number, recorded: string[]): number[] {
+  return recorded.map((l, i) => (l.startsWith('#') ? 0 : line + 1 + i)).filter(Boolean);
+}

@@ -43,9 +43,10 @@ const USAGE = `Usage: glance <command>
   agents add HOST:PORT --token T [--os linux|windows] [--team NAME] | agents list [--state DIR]
                                          agents of your own machines, reached through the team server;
                                          connect({ os: 'windows' }) goes to a team's windows agents
-  record (--url URL | --launch COMMAND) [--feature FILE] [--scenario NAME] [--save-secrets] [--no-verify] [--resolution WxH]
+  record (--url URL | --launch COMMAND | --from FILE:LINE) [--feature FILE] [--scenario NAME] [--save-secrets] [--no-verify] [--resolution WxH]
                                          record what you do in a sandbox's live preview as a scenario: Ctrl+C stops, replays it
-                                         in a fresh sandbox, and writes it into the feature file (default features/recorded.feature)
+                                         in a fresh sandbox, and writes it into the feature file (default features/recorded.feature);
+                                         --from replays a scenario up to a step and records on from there
   image build [--tag T] [--base IMAGE] [--node PATH]
                                          the sandbox image for the docker backend (deploy/Dockerfile)
 `;

@@ -199,18 +199,21 @@ test('a click in a table row, a drag, a context menu, a scroll and a click below
   });
 });
 
-test('glance record writes the scenario after the last one of a feature file, replays it first, and keeps the password in .env.example as a name only', async () => {
+/** A project of its own, with Glance's steps through its cucumber.js, and a feature file opening the sign-up page in its Background. */
+async function signupProject(scenarios: string): Promise<{ project: string; feature: string; before: string }> {
   const project = fs.mkdtempSync(path.join(root, 'project-'));
   fs.writeFileSync(path.join(project, 'cucumber.js'), `module.exports = { default: require(${JSON.stringify(path.join(REPO_ROOT, 'support', 'cucumber'))}).profile({ format: ['progress'] }) };\n`);
   fs.writeFileSync(path.join(root, 'signup.html'), SIGNUP_PAGE);
-  const server = await pages;
-  const url = `${server.url}/signup.html`;
   const feature = path.join(project, 'features', 'accounts.feature');
   fs.mkdirSync(path.dirname(feature));
-  const before = `# Accounts\nFeature: Accounts\n\n  Background:\n    Given I open '${url}' in the browser\n\n  Scenario: The form is there\n    Then I should see 'Work email'\n`;
+  const before = `# Accounts\nFeature: Accounts\n\n  Background:\n    Given I open '${(await pages).url}/signup.html' in the browser\n\n${scenarios}`;
   fs.writeFileSync(feature, before);
+  return { project, feature, before };
+}
 
-  const cli = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'record', '--url', url, '--feature', feature, '--scenario', 'Sign up'], {
+/** Runs `glance record` in the project; `play` acts as the person once it records, then Ctrl+C stops it. Resolves to its output. */
+async function recordCli(project: string, args: string[], play: (x: ReturnType<typeof person>, printed: (pattern: RegExp) => Promise<RegExpExecArray>) => Promise<void>): Promise<string> {
+  const cli = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'glance.js'), 'record', ...args], {
     cwd: project, stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, GLANCE_STATE_DIR: state.stateDir, GLANCE_API_KEY: state.apiKey, GLANCE_PREVIEW: 'none' },
   });
@@ -218,10 +221,23 @@ test('glance record writes the scenario after the last one of a feature file, re
   cli.stdout.on('data', (d) => { output += d; });
   cli.stderr.on('data', (d) => { output += d; });
   const exited = new Promise<number | null>((resolve) => cli.on('close', resolve));
-  const printed = (pattern: RegExp) => waitFor(`the recorder to print ${pattern}`, async () => pattern.exec(output) ?? undefined, { timeoutMs: 60_000, intervalMs: 50 });
+  const printed = (pattern: RegExp) => waitFor(`the recorder to print ${pattern}`, async () => pattern.exec(output) ?? undefined, { timeoutMs: 90_000, intervalMs: 50 });
   try {
     const display = (await printed(/Recording in sandbox \S+ \(display (:\d+)\)/))[1];
-    const x = person(display);
+    await play(person(display), printed);
+    cli.kill('SIGINT');
+    assert.equal(await exited, 0, output);
+  } finally {
+    cli.kill('SIGKILL');
+  }
+  assert.match(output, /The scenario replayed green/);
+  return output;
+}
+
+test('glance record writes the scenario after the last one of a feature file, replays it first, and keeps the password in .env.example as a name only', async () => {
+  const { project, feature, before } = await signupProject("  Scenario: The form is there\n    Then I should see 'Work email'\n");
+  const url = `${(await pages).url}/signup.html`;
+  const output = await recordCli(project, ['--url', url, '--feature', feature, '--scenario', 'Sign up'], async (x, printed) => {
     x('mousemove', '350', '70', 'click', '1');
     await printed(/step 1: /);
     x('type', '--delay', '20', 'ada@example.com');
@@ -230,17 +246,30 @@ test('glance record writes the scenario after the last one of a feature file, re
     x('type', '--delay', '20', 'Tr0ub4dor-3');
     x('mousemove', '260', '215', 'click', '1');
     await printed(/step 5: /);
-    cli.kill('SIGINT');
-    assert.equal(await exited, 0, output);
-  } finally {
-    cli.kill('SIGKILL');
-  }
-  assert.match(output, /The scenario replayed green/);
+  });
   assert.ok(!output.includes('Tr0ub4dor-3'), 'the password is never printed');
   const written = fs.readFileSync(feature, 'utf8');
   assert.equal(written, `${before}\n  Scenario: Sign up\n    When I type 'ada@example.com' into the 'Work email' field\n    And I type '$PASSWORD' into the 'Password' field\n    And I click the 'Create account' button\n`);
   assert.equal(fs.readFileSync(path.join(project, '.env.example'), 'utf8'), 'PASSWORD=\n');
   assert.ok(!fs.existsSync(path.join(project, '.env')), 'values are saved only when asked');
+});
+
+test('glance record --from FILE:LINE replays the scenario up to that step, records on from there, and puts the steps after it', async () => {
+  const scenario = "  Scenario: Sign up in two goes\n    When I type 'ada@example.com' into the 'Work email' field\n    Then I should see 'Create account'\n";
+  const { project, feature, before } = await signupProject(scenario);
+  const line = before.split('\n').findIndex((l) => l.includes("into the 'Work email' field")) + 1;
+  const output = await recordCli(project, ['--from', `${feature}:${line}`, '--save-secrets'], async (x, printed) => {
+    x('mousemove', '350', '130', 'click', '1');
+    await printed(/step 1: /);
+    x('type', '--delay', '20', 'Tr0ub4dor-3');
+    x('mousemove', '260', '215', 'click', '1');
+    await printed(/step 3: /);
+  });
+  assert.match(output, /Replaying 'Sign up in two goes' up to line \d+/);
+  assert.equal(fs.readFileSync(feature, 'utf8'), before.replace("field\n    Then", "field\n    And I type '$PASSWORD' into the 'Password' field\n    And I click the 'Create account' button\n    Then"));
+  // Saved where asked, and kept out of git.
+  assert.match(fs.readFileSync(path.join(project, '.env'), 'utf8'), /^PASSWORD='Tr0ub4dor-3'$/m);
+  assert.match(fs.readFileSync(path.join(project, '.gitignore'), 'utf8'), /^\.env$/m);
 });
 
 /** Records on a desktop program started by `command`, the person's pointer going where `targets` were found before recording. */

@@ -4,7 +4,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import dotenv from 'dotenv';
-import { addScenario, markFailedSteps, recordedStepLines } from '../../lib/cli/feature-file';
+import { addScenario, insertAfter, insertedStepLines, markFailedSteps, recordedStepLines, scenarioAt, upTo } from '../../lib/cli/feature-file';
 import { addExampleNames, saveSecrets } from '../../lib/cli/env-files';
 
 const scenario = {
@@ -80,4 +80,20 @@ test('secret names go to .env.example without values; values to a git-ignored .e
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('--from names a step of a scenario: the replay runs up to it, and the recorded steps go right after it', () => {
+  const text = ['Feature: Accounts', '', '  Background:', "    Given I open 'x' in the browser", '', '  Scenario: Sign up', "    When I type 'a' into the 'Email' field", "    Then I should see 'Email'", '',
+    '  Scenario Outline: Many', "    When I type '<v>' into the 'Email' field", ''].join('\n');
+  assert.deepEqual(scenarioAt(text, 7), { name: 'Sign up', line: 6 });
+  assert.throws(() => scenarioAt(text, 4), /in the Background/);
+  assert.throws(() => scenarioAt(text, 6), /line 6 is not a step: 'Scenario: Sign up'/);
+  assert.throws(() => scenarioAt(text, 11), /Scenario Outline/);
+  assert.throws(() => scenarioAt(text, 99), /line 99 is not one of them/);
+  assert.ok(upTo(text, 7).endsWith("into the 'Email' field\n"));
+  const recorded = ["When I click the 'Save' button", '# check: coordinates', 'And I click at 3, 4'];
+  assert.deepEqual(insertAfter(text, 7, recorded).split('\n').slice(6, 11), [
+    "    When I type 'a' into the 'Email' field", "    And I click the 'Save' button", '    # check: coordinates', '    And I click at 3, 4', "    Then I should see 'Email'",
+  ]);
+  assert.deepEqual(insertedStepLines(7, recorded), [8, 10]);
 });
