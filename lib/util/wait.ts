@@ -8,6 +8,29 @@ export class TimeoutError extends Error {
   }
 }
 
+/** Waits for the next time something happens: each wait ends at the next wake(), or after its bound. */
+export class Wakeup {
+  private readonly waiters = new Set<() => void>();
+
+  /** Resolves at the next wake(), or once `timeoutMs` has passed. */
+  next(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(done);
+    });
+  }
+
+  /** Ends every wait under way. */
+  wake(): void {
+    for (const done of [...this.waiters]) done();
+  }
+}
+
 /**
  * Polls `check` until it returns a value other than undefined/false, or throws
  * a TimeoutError that says what was awaited.

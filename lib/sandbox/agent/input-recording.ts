@@ -1,4 +1,5 @@
 import x11 from 'x11';
+import { Wakeup } from '../../util/wait';
 
 /**
  * What a person does on the sandbox's display, as the X server sees it:
@@ -46,7 +47,7 @@ export class InputRecording {
   private seq = 0;
   /** Device events the agent's own injections will cause, by event type, not yet seen. */
   private readonly injected = new Map<number, number>();
-  private readonly waiters = new Set<() => void>();
+  private readonly arrived = new Wakeup();
   private stopped = false;
 
   private constructor(
@@ -89,15 +90,7 @@ export class InputRecording {
   async after(after: number, timeoutMs: number): Promise<RecordedInput[]> {
     const ready = () => this.events.filter((e) => e.seq > after);
     if (ready().length || timeoutMs <= 0 || this.stopped) return ready();
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.waiters.add(done);
-    });
+    await this.arrived.next(timeoutMs);
     return ready();
   }
 
@@ -107,7 +100,7 @@ export class InputRecording {
     // Disabled from the other connection: the recording one only receives.
     this.record.DisableContext(this.context);
     this.record.FreeContext(this.context);
-    for (const wake of [...this.waiters]) wake();
+    this.arrived.wake();
     setTimeout(() => {
       this.data.terminate?.();
       this.control.terminate?.();
@@ -151,7 +144,7 @@ export class InputRecording {
       });
     }
     if (this.events.length > MAX_KEPT) this.events.splice(0, this.events.length - MAX_KEPT);
-    for (const wake of [...this.waiters]) wake();
+    this.arrived.wake();
   }
 
   /** The keysym of a keycode with Shift (bit 0 of the state) or not; the first column when the second is empty. */

@@ -1,6 +1,7 @@
 import type { CdpPipe } from './cdp-pipe';
 import { InputEchoes } from './input-echoes';
 import { procStat } from '../process-identity';
+import { Wakeup } from '../../util/wait';
 
 /** What an action's redraw wait asks of the browser's pages (nothing, where no browser runs). */
 export interface PageActivity {
@@ -56,7 +57,7 @@ export class PageLoads implements PageActivity {
   private awaited = 0;
   /** When a page last asked to navigate or started loading, and who waits for the next time. */
   private navigatedAt = 0;
-  private readonly navigationWaiters = new Set<() => void>();
+  private readonly navigated = new Wakeup();
 
   /**
    * Follows a browser's pages through its debugging pipe, for as long as the
@@ -99,7 +100,7 @@ export class PageLoads implements PageActivity {
     if (!sessionId || this.pages.get(sessionId) !== params.frameId) return;
     if (method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedLoading') {
       this.navigatedAt = Date.now();
-      for (const wake of this.navigationWaiters) wake();
+      this.navigated.wake();
     }
     switch (method) {
       case 'Page.frameRequestedNavigation':
@@ -144,15 +145,7 @@ export class PageLoads implements PageActivity {
   /** Resolves once a page has navigated at or after `since`, or after `timeoutMs`. */
   private navigationSince(since: number, timeoutMs: number): Promise<void> {
     if (this.navigatedAt >= since) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.navigationWaiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.navigationWaiters.add(done);
-    });
+    return this.navigated.next(timeoutMs);
   }
 
   awaitReleases(count: number): void {

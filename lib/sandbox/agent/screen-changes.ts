@@ -1,3 +1,5 @@
+import { Wakeup } from '../../util/wait';
+
 /**
  * The screen's changes as the X server reports them (the DAMAGE extension):
  * a counter that goes up each time something is drawn. Waiting on it costs
@@ -6,7 +8,7 @@
  */
 export class ScreenChanges {
   private count = 0;
-  private readonly waiters = new Set<() => void>();
+  private readonly changed = new Wakeup();
 
   get current(): number {
     return this.count;
@@ -15,21 +17,12 @@ export class ScreenChanges {
   /** Something was drawn. */
   bump(): void {
     this.count++;
-    for (const wake of this.waiters) wake();
-    this.waiters.clear();
+    this.changed.wake();
   }
 
   /** The counter once it has passed `after`, or as it is when `timeoutMs` has passed first. */
   next(after: number, timeoutMs: number): Promise<number> {
     if (this.count > after || timeoutMs <= 0) return Promise.resolve(this.count);
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-        resolve(this.count);
-      };
-      const timer = setTimeout(wake, timeoutMs);
-      this.waiters.add(wake);
-    });
+    return this.changed.next(timeoutMs).then(() => this.count);
   }
 }
