@@ -4,7 +4,7 @@ import path from 'path';
 import { spawn } from 'child_process';
 import { Client } from '../client/client';
 import type { RecordedStep, RecordedSuggestion } from '../client/recorder/recorder';
-import { quoted } from '../client/recorder/step-text';
+import { inQuotes } from '../util/quotes';
 import { InvalidOptionError } from '../config/errors';
 import { knownFlags, parseFlags } from './flags';
 import { addScenario, insertAfter, insertedStepLines, markFailedSteps, recordedStepLines, RecordedScenario, scenarioAt, upTo } from './feature-file';
@@ -94,7 +94,7 @@ export async function recordCommand(args: string[], hooks: RecordHooks = {}): Pr
     scenarioLine = goingOn.scenario.line;
     recordedLines = insertedStepLines(goingOn.line, lines);
   } else {
-    const scenario: RecordedScenario = { name, setup: url ? `Given I open ${quoted(url)} in the browser` : `Given I launch ${quoted(launch!)}`, lines };
+    const scenario: RecordedScenario = { name, setup: url ? `Given I open ${inQuotes(url)} in the browser` : `Given I launch ${inQuotes(launch!)}`, lines };
     text = addScenario(existing, scenario);
     scenarioLine = text.split(/\r?\n/).map((l) => l.trim()).lastIndexOf(`Scenario: ${name}`) + 1;
     recordedLines = recordedStepLines(text, scenario);

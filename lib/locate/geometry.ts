@@ -26,6 +26,11 @@ export function contains(b: Box, x: number, y: number): boolean {
   return x >= b.x && x < right(b) && y >= b.y && y < bottom(b);
 }
 
+/** How far a point stands from a box: 0 inside it. */
+export function distanceTo(b: Box, x: number, y: number): number {
+  return Math.hypot(Math.max(b.x - x, 0, x - right(b)), Math.max(b.y - y, 0, y - bottom(b)));
+}
+
 /**
  * Whether `inner` lies inside `outer`: a range outside its node is scrolled
  * out of sight. A large font's glyphs stand a little above and below a line

@@ -1,7 +1,10 @@
 import type { A11yNode } from '../types/a11y';
 import type { Box, Screen } from '../types/screen';
 import type { DescribeRequest, ElementDescription } from '../types/describe';
-import { isControl, isField, isTextRole, looksLikeWidgetId } from '../locate/a11y/roles';
+import { isControl, isField, isTextRole, looksLikeWidgetId, roleWord } from '../locate/a11y/roles';
+import { centerX, centerY, contains, distanceTo, pad, right } from '../locate/geometry';
+import { holdsRelation } from '../locate/relations';
+import { inQuotes } from '../util/quotes';
 
 /**
  * Describes the element at a point of a screen the way a person would, and
@@ -26,23 +29,12 @@ export interface DescribeTools {
   textsNear(x: number, y: number, radius: number): Promise<{ text: string; box: Box }[]>;
 }
 
-/** The role word a step writes for a tree role; null for text, which is written bare. */
-const ROLE_WORDS: Record<string, string> = {
-  'push button': 'button', 'toggle button': 'button', 'button': 'button', 'menu button': 'button', 'split button': 'button',
-  'link': 'link',
-  'entry': 'field', 'password text': 'field', 'spin button': 'field', 'search box': 'field', 'editbar': 'field',
-  'check box': 'checkbox', 'switch': 'checkbox', 'radio button': 'radio button',
-  'page tab': 'tab', 'menu item': 'menu item', 'check menu item': 'menu item', 'radio menu item': 'menu item', 'menu': 'menu',
-  'combo box': 'dropdown', 'list box': 'dropdown', 'heading': 'heading', 'icon': 'icon', 'image': 'image',
-};
-
 /** How far from its label a field may stand, and how near a point must be to text to be on it, px. */
 const LABEL_REACH = 320;
 const UNDER_REACH = 12;
 /** How far a label's words may stand from the box they name, px. */
 const BESIDE = 40;
 
-const reach = (box: Box, point: { x: number; y: number }) => Math.hypot(Math.max(box.x - point.x, 0, point.x - (box.x + box.width)), Math.max(box.y - point.y, 0, point.y - (box.y + box.height)));
 /** A label left of the point, on its line. */
 const leftOnRow = (box: Box, point: { x: number; y: number }) => box.x + box.width <= point.x && Math.abs(box.y + box.height / 2 - point.y) <= Math.max(box.height, 16);
 /** A label just above the point (a form with labels over its fields). */
@@ -51,16 +43,6 @@ const justAbove = (box: Box, point: { x: number; y: number }) => box.y + box.hei
 const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
 /** Names longer than this are sentences, not names: a description quotes their start only through OCR's phrase. */
 const MAX_NAME = 60;
-
-export function roleWord(node: A11yNode): string | null {
-  if (node.role === 'text' && node.states.includes('editable')) return 'field';
-  return ROLE_WORDS[node.role] ?? null;
-}
-
-/** Quotes a name for a step: single quotes, or double where the name holds a single one. */
-export function quote(text: string): string {
-  return text.includes("'") ? `"${text}"` : `'${text}'`;
-}
 
 /** Whether a name is words a person reads and could write again tomorrow: not an id, a count, a time or a date. */
 export function usableName(name: string | null | undefined): name is string {
@@ -72,19 +54,11 @@ export function usableName(name: string | null | undefined): name is string {
   return true;
 }
 
-const contains = (box: Box, x: number, y: number) => x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height;
 const area = (box: Box) => box.width * box.height;
-const centre = (box: Box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
 
 /** Whether a box found again is the element's: the same box, or inside it (the words of a heading), or around it closely. */
 export function sameElement(found: Box, target: Box): boolean {
-  const c = centre(found);
-  const t = centre(target);
-  return contains(grow(target, 2), c.x, c.y) && contains(grow(found, 2), t.x, t.y);
-}
-
-function grow(box: Box, by: number): Box {
-  return { x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by };
+  return contains(pad(target, 2), centerX(found), centerY(found)) && contains(pad(found, 2), centerX(target), centerY(target));
 }
 
 /** The tree's element a gesture at the point means (see DescribeRequest.intent), or null. */
@@ -132,14 +106,14 @@ export function nameOf(node: A11yNode, nodes: readonly A11yNode[]): string | nul
 
 /** A text beside the element that can anchor it: the same row's first words (a table's row), or the words left of it. */
 function anchors(node: A11yNode, nodes: readonly A11yNode[], own: string): { kind: 'in the row of' | 'next to'; text: string }[] {
-  const c = centre(node.box);
-  const texts = nodes.filter((n) => n !== node && (isTextRole(n) || n.role === 'table cell') && usableName(n.name || n.value) && (n.name || n.value)!.trim() !== own);
-  const sameRow = texts.filter((n) => Math.abs(centre(n.box).y - c.y) <= Math.max(n.box.height, node.box.height, 16) * 0.75 && n.box.x + n.box.width <= node.box.x + 4)
-    .sort((a, b) => a.box.x - b.box.x);
+  const textOf = (n: A11yNode) => (n.name || n.value || '').trim();
+  // The same row as find reads "in the row of" (relations.ts), and left of the element.
+  const sameRow = nodes.filter((n) => n !== node && (isTextRole(n) || n.role === 'table cell') && usableName(textOf(n)) && textOf(n) !== own
+    && holdsRelation(n.box, node.box, 'row') && right(n.box) <= node.box.x + 4).sort((a, b) => a.box.x - b.box.x);
   const out: { kind: 'in the row of' | 'next to'; text: string }[] = [];
-  if (sameRow[0]) out.push({ kind: 'in the row of', text: (sameRow[0].name || sameRow[0].value)!.trim() });
+  if (sameRow[0]) out.push({ kind: 'in the row of', text: textOf(sameRow[0]) });
   const nearest = sameRow.at(-1);
-  if (nearest && nearest !== sameRow[0]) out.push({ kind: 'next to', text: (nearest.name || nearest.value)!.trim() });
+  if (nearest && nearest !== sameRow[0]) out.push({ kind: 'next to', text: textOf(nearest) });
   return out;
 }
 
@@ -156,7 +130,7 @@ async function controlNamedAt(tools: DescribeTools, point: { x: number; y: numbe
   if (!under) return null;
   const words = under.text.trim().toLowerCase();
   return controls.find((n) => n.name.trim().toLowerCase() === words
-    && Math.abs(centre(n.box).y - centre(under.box).y) <= Math.max(n.box.height, under.box.height)
+    && Math.abs(centerY(n.box) - centerY(under.box)) <= Math.max(n.box.height, under.box.height)
     && Math.min(Math.abs(under.box.x - (n.box.x + n.box.width)), Math.abs(n.box.x - (under.box.x + under.box.width))) <= BESIDE) ?? null;
 }
 
@@ -166,7 +140,7 @@ function windowWords(node: A11yNode, nodes: readonly A11yNode[]): string[] {
   const byPath = new Map(nodes.map((n) => [n.path, n]));
   let top = node;
   for (let up = node.parent ? byPath.get(node.parent) : undefined; up; up = up.parent ? byPath.get(up.parent) : undefined) top = up;
-  return [`in the ${quote(node.window.trim())} ${top.role === 'dialog' || top.role === 'alert' ? 'dialog' : 'window'}`];
+  return [`in the ${inQuotes(node.window.trim())} ${top.role === 'dialog' || top.role === 'alert' ? 'dialog' : 'window'}`];
 }
 
 export async function describeAt(tools: DescribeTools, request: DescribeRequest): Promise<ElementDescription> {
@@ -199,8 +173,8 @@ export async function describeAt(tools: DescribeTools, request: DescribeRequest)
     const secret = node.role === 'password text';
     if (name) {
       const word = roleWord(node);
-      const base = word ? `the ${quote(name)} ${word}` : quote(name);
-      const bases = [base, ...anchors(node, tools.nodes, name).map((a) => `${base} ${a.kind} ${quote(a.text)}`), ...windowWords(node, tools.nodes).map((w) => `${base} ${w}`)];
+      const base = word ? `the ${inQuotes(name)} ${word}` : inQuotes(name);
+      const bases = [base, ...anchors(node, tools.nodes, name).map((a) => `${base} ${a.kind} ${inQuotes(a.text)}`), ...windowWords(node, tools.nodes).map((w) => `${base} ${w}`)];
       const description = await firstRefound(bases, node.box);
       if (description) return finish({ description, box: node.box, role: node.role, name, source: 'a11y', refound: true, secret, flags: [] });
       return finish({ description: base, box: node.box, role: node.role, name, source: 'a11y', refound: false, secret, flags: [`'${base}' does not find this ${node.role} again on the same screen`] });
@@ -213,10 +187,10 @@ export async function describeAt(tools: DescribeTools, request: DescribeRequest)
   // No tree to tell: the words read on the pixels. Text under the point is what was clicked (a button's label);
   // a point with none (inside an empty field) takes the words that label it, left of it or above it.
   const near = await tools.textsNear(request.x, request.y, LABEL_REACH);
-  const under = near.find((p) => reach(p.box, request) <= UNDER_REACH && usableName(p.text));
+  const under = near.find((p) => distanceTo(p.box, request.x, request.y) <= UNDER_REACH && usableName(p.text));
   const secret = node?.role === 'password text';
   if (under) {
-    const base = quote(under.text);
+    const base = inQuotes(under.text);
     const description = await firstRefound([base], under.box);
     if (description) return finish({ description, box: under.box, role: node?.role ?? null, name: under.text, source: 'ocr', refound: true, secret, flags: [] });
     tried.push(`${base}: read at ${under.box.x},${under.box.y}, not found there again`);
@@ -225,9 +199,9 @@ export async function describeAt(tools: DescribeTools, request: DescribeRequest)
     const named = near.filter((p) => usableName(p.text));
     const labels = [...named.filter((p) => leftOnRow(p.box, request)), ...named.filter((p) => !leftOnRow(p.box, request) && justAbove(p.box, request))];
     for (const label of labels.slice(0, 2)) {
-      const description = `the ${quote(label.text)} field`;
+      const description = `the ${inQuotes(label.text)} field`;
       const found = await tools.refind(description);
-      if (found && contains(grow(found, 2), request.x, request.y)) {
+      if (found && contains(pad(found, 2), request.x, request.y)) {
         return finish({ description, box: found, role: node?.role ?? null, name: label.text, source: 'ocr', refound: true, secret, flags: [] });
       }
       tried.push(`${description}: ${found ? `found at ${found.x},${found.y}` : 'not found'}`);

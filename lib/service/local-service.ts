@@ -416,19 +416,19 @@ export class LocalService implements Service {
   }
 
   async captureView(session: string): Promise<ViewInfo> {
-    return this.onSandbox(session, (find) => find.captureView());
+    return this.onSandbox(session, (find) => find.views.capture());
   }
 
   async describeAt(session: string, request: DescribeRequest): Promise<ElementDescription> {
-    return this.onSandbox(session, (find) => find.describeAt(request));
+    return this.onSandbox(session, (find) => find.views.describeAt(request));
   }
 
   async findOnView(session: string, viewId: string, description: string): Promise<Box | null> {
-    return this.onSandbox(session, (find) => find.findOnView(viewId, description));
+    return this.onSandbox(session, (find) => find.views.findOnView(viewId, description));
   }
 
   async textsAdded(session: string, beforeViewId: string, afterViewId: string): Promise<string[]> {
-    return this.onSandbox(session, (find) => find.textsAdded(beforeViewId, afterViewId));
+    return this.onSandbox(session, (find) => find.views.textsAdded(beforeViewId, afterViewId));
   }
 
   async commitCache(session: string): Promise<number> {

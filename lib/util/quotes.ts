@@ -82,3 +82,8 @@ export function hasQuoteMark(text: string): boolean {
 export function startsQuoted(text: string): boolean {
   return OPENING.has(text[0]);
 }
+
+/** Text in the quotes a step or description reads it back from: single, or double where it holds a single one. */
+export function inQuotes(text: string): string {
+  return text.includes("'") ? `"${text}"` : `'${text}'`;
+}

@@ -5,7 +5,8 @@ import type { Box } from '../../types/screen';
 import type { ElementDescription, ViewInfo } from '../../types/describe';
 import type { Redactor } from '../redact';
 import { Gesture, GestureReader, RawInput } from './gestures';
-import { quoted, secretName, stepText } from './step-text';
+import { secretName, stepText } from './step-text';
+import { inQuotes } from '../../util/quotes';
 import { sleep, waitFor } from '../../util/wait';
 
 /**
@@ -186,7 +187,7 @@ export class Recorder {
     this.suggestFrom = null;
     const texts = await this.deps.service.textsAdded(this.deps.session, from.viewId, this.view.viewId).catch(() => [] as string[]);
     for (const text of texts) {
-      const suggestion: RecordedSuggestion = { afterStep: step.index, keyword: 'Then', text: stepText.see(quoted(text)) };
+      const suggestion: RecordedSuggestion = { afterStep: step.index, keyword: 'Then', text: stepText.see(inQuotes(text)) };
       this.suggested.push(suggestion);
       this.deps.emitter.emit('recorder:suggestion', this.deps.redactor.value({ ...suggestion }));
     }

@@ -1,13 +1,10 @@
+import { inQuotes } from '../../util/quotes';
+
 /**
  * The step lines the recorder writes, in the phrasing of the step library
  * (STEPS.md): one function per step, so that every line it writes is a line
  * the library runs.
  */
-
-/** A value or description in quotes: single, or double where it holds a single quote. */
-export function quoted(text: string): string {
-  return text.includes("'") ? `"${text}"` : `'${text}'`;
-}
 
 export const stepText = {
   click: (description: string) => `I click ${description}`,
@@ -15,9 +12,9 @@ export const stepText = {
   rightClick: (description: string) => `I right-click ${description}`,
   clickAt: (x: number, y: number) => `I click at ${Math.round(x)}, ${Math.round(y)}`,
   drag: (from: string, to: string) => `I drag ${from} to ${to}`,
-  type: (value: string) => `I type ${quoted(value)}`,
-  typeInto: (value: string, field: string) => `I type ${quoted(value)} into ${field}`,
-  press: (keys: string) => `I press ${quoted(keys)}`,
+  type: (value: string) => `I type ${inQuotes(value)}`,
+  typeInto: (value: string, field: string) => `I type ${inQuotes(value)} into ${field}`,
+  press: (keys: string) => `I press ${inQuotes(keys)}`,
   scroll: (direction: string, pixels: number) => `I scroll ${direction} ${pixels} pixels`,
   scrollUntil: (direction: string, description: string) => `I scroll ${direction} until I see ${description}`,
   see: (description: string) => `I should see ${description}`,

@@ -53,6 +53,22 @@ export function selectorRole(node: A11yNode): string {
   return known[node.role] ?? node.role.replace(/\s+/g, '-');
 }
 
+/** The role word a description writes for a tree role (the recorder's words); text has none: it is written bare. */
+const ROLE_WORDS: Record<string, string> = {
+  'push button': 'button', 'toggle button': 'button', 'button': 'button', 'menu button': 'button', 'split button': 'button',
+  'link': 'link',
+  'entry': 'field', 'password text': 'field', 'spin button': 'field', 'search box': 'field', 'editbar': 'field',
+  'check box': 'checkbox', 'switch': 'checkbox', 'radio button': 'radio button',
+  'page tab': 'tab', 'menu item': 'menu item', 'check menu item': 'menu item', 'radio menu item': 'menu item', 'menu': 'menu',
+  'combo box': 'dropdown', 'list box': 'dropdown', 'heading': 'heading', 'icon': 'icon', 'image': 'image',
+};
+
+/** The role word a step writes for the node: `button`, `field`, `menu item`; null for text, which is written bare. */
+export function roleWord(node: A11yNode): string | null {
+  if (node.role === 'text' && node.states.includes('editable')) return 'field';
+  return ROLE_WORDS[node.role] ?? null;
+}
+
 /**
  * GTK builder files often leave a widget's id as its accessible name
  * ('button1', 'entry_name'): such a name is not what the screen shows.

@@ -1,4 +1,4 @@
-import { Box, bottom, centerX, centerY, contains, pad, readingOrder } from '../geometry';
+import { Box, bottom, centerX, centerY, contains, distanceTo, pad, readingOrder } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, ScreenMoved, Verdict } from '../engine';
 import { Query, roleWordInside, withWholeText } from '../query';
 import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
@@ -248,7 +248,7 @@ export class OcrEngine implements LocateEngine {
   /** The phrases within `radius` px of the point, nearest first (0 for one under it). */
   async textsNear(context: EngineContext, point: { x: number; y: number }, radius: number): Promise<{ text: string; box: Box }[]> {
     const analysis = await this.analyse(context);
-    const reach = (box: Box) => Math.hypot(Math.max(box.x - point.x, 0, point.x - (box.x + box.width)), Math.max(box.y - point.y, 0, point.y - (box.y + box.height)));
+    const reach = (box: Box) => distanceTo(box, point.x, point.y);
     return phrases(analysis.lines).filter((p) => /[\p{L}\p{N}]/u.test(p.text) && reach(p.box) <= radius)
       .sort((a, b) => reach(a.box) - reach(b.box)).map((p) => ({ text: p.text, box: p.box }));
   }
