@@ -152,6 +152,8 @@ export const FindOnViewBody = Type.Object({ viewId: Type.String({ maxLength: 64 
 export const FoundOnView = Type.Object({ box: Nullable(Box) }, Closed);
 export const TextsAddedBody = Type.Object({ beforeViewId: Type.String({ maxLength: 64 }), afterViewId: Type.String({ maxLength: 64 }) }, Closed);
 export const TextsAdded = Type.Object({ texts: Type.Array(Type.String()) }, Closed);
+export const ViewPictureRequest = Type.Object({ viewId: Type.String({ maxLength: 64 }), box: Nullable(Box), masks: Type.Array(Box, { maxItems: 50 }) }, Closed);
+export const ViewPicture = Type.Object({ png: Type.String() }, Closed);
 export const ElementDescription = Type.Object({
   description: Nullable(Type.String()), box: Nullable(Box), role: Nullable(Type.String()), name: Nullable(Type.String()),
   source: Type.Union([Type.Literal('a11y'), Type.Literal('ocr'), Type.Literal('point')]), refound: Type.Boolean(), secret: Type.Boolean(),

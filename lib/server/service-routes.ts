@@ -107,6 +107,10 @@ export function serviceRoutes(context: ServerContext): FastifyPluginAsync {
       return { texts: await service.textsAdded(session(request).id, request.body.beforeViewId, request.body.afterViewId) };
     });
 
+    app.post('/v1/sessions/:session/views/picture', { schema: { params: S.SessionParams, body: S.ViewPictureRequest, response: answers(S.ViewPicture) } }, async (request) => {
+      return { png: await service.viewPicture(session(request).id, request.body) };
+    });
+
     app.post('/v1/sessions/:session/describe', { schema: { params: S.SessionParams, body: S.DescribeRequest, response: answers(S.ElementDescription) } }, async (request) => {
       return service.describeAt(session(request).id, request.body);
     });

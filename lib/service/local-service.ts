@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'crypto';
 import { AuthError, noOpenSession, SandboxError } from '../config/errors';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
-import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
+import type { DescribeRequest, ElementDescription, ViewInfo, ViewPictureRequest } from '../types/describe';
 import { buildChain } from '../locate/registry';
 import { EngineChain } from '../locate/chain';
 import type { LocateEngine } from '../locate/engine';
@@ -429,6 +429,10 @@ export class LocalService implements Service {
 
   async textsAdded(session: string, beforeViewId: string, afterViewId: string): Promise<string[]> {
     return this.onSandbox(session, (find) => find.views.textsAdded(beforeViewId, afterViewId));
+  }
+
+  async viewPicture(session: string, request: ViewPictureRequest): Promise<string> {
+    return this.onSandbox(session, async (find) => (await find.views.picture(request)).toString('base64'));
   }
 
   async commitCache(session: string): Promise<number> {

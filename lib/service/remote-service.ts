@@ -4,7 +4,7 @@ import { InvalidOptionError, noOpenSession, StateError } from '../config/errors'
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import type { CommandRecord } from '../types/analytics';
-import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
+import type { DescribeRequest, ElementDescription, ViewInfo, ViewPictureRequest } from '../types/describe';
 import type { ResultRow, ScenarioReport } from '../types/runs';
 import { ConnectionError, HttpClient, HttpTarget } from '../sandbox/http-client';
 import { OWN_VERSION, VersionInfo, versionMismatch } from '../util/version';
@@ -182,6 +182,10 @@ export class RemoteService implements Service {
 
   async textsAdded(session: string, beforeViewId: string, afterViewId: string): Promise<string[]> {
     return (await this.onSession<{ texts: string[] }>(session, 'views/texts-added', { beforeViewId, afterViewId }, { repeatable: true })).texts;
+  }
+
+  async viewPicture(session: string, request: ViewPictureRequest): Promise<string> {
+    return (await this.onSession<{ png: string }>(session, 'views/picture', request, { repeatable: true })).png;
   }
 
   async commitCache(session: string): Promise<number> {

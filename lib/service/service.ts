@@ -5,7 +5,7 @@ import type { LocatorChoice } from '../config/locators';
 import type { Box } from '../types/screen';
 import type { AssertResult, LocateAllResult, LocateResult } from '../types/locate';
 import type { CommandRecord } from '../types/analytics';
-import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
+import type { DescribeRequest, ElementDescription, ViewInfo, ViewPictureRequest } from '../types/describe';
 
 /**
  * The Service: API-key auth, sandboxes, and everything a session does with
@@ -121,6 +121,8 @@ export interface Service {
   findOnView(session: string, viewId: string, description: string): Promise<Box | null>;
   /** For the recorder: the texts a view shows that an earlier one did not, found again on it (what to suggest checking). */
   textsAdded(session: string, beforeViewId: string, afterViewId: string): Promise<string[]>;
+  /** For the recorder's step list: a step's picture on a view, as base64 PNG (the element outlined, password fields filled grey). */
+  viewPicture(session: string, request: ViewPictureRequest): Promise<string>;
   /** Writes the elements located since the last commit to the cache; returns how many. */
   commitCache(session: string): Promise<number>;
   /** Drops them; returns how many. */

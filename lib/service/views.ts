@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import type { AgentClient } from '../sandbox/agent-client';
 import type { A11ySnapshot } from '../types/a11y';
-import type { DescribeRequest, ElementDescription, ViewInfo } from '../types/describe';
+import type { DescribeRequest, ElementDescription, ViewInfo, ViewPictureRequest } from '../types/describe';
 import type { Box, Screen } from '../types/screen';
 import { LocateRefusal, SandboxHandle } from '../locate/engine';
 import { EngineChain } from '../locate/chain';
@@ -9,6 +9,7 @@ import { parseQuery } from '../locate/query';
 import { isTextRole } from '../locate/a11y/roles';
 import { normalise } from '../locate/text-match';
 import { changedBeyondCaret, sampleFrame } from '../image/motion';
+import { stepPicture } from '../image/step-picture';
 import { RETRY_CEILING_MS, runFind } from './find';
 import { describeAt, DescribeTools, usableName } from './describe';
 import { inQuotes } from '../util/quotes';
@@ -96,11 +97,22 @@ export class RecorderViews {
     return out;
   }
 
-  /** The find machinery on a view: its screen, tree and windows, not what the screen shows by now. */
-  private onView(viewId: string): DescribeTools {
+  /** A step's picture on a view (PNG): its element outlined, and every password field on it filled grey, whatever it shows. */
+  async picture(request: ViewPictureRequest): Promise<Buffer> {
+    const { screen, tree } = this.kept(request.viewId);
+    const passwords = tree.nodes.filter((n) => n.role === 'password text').map((n) => n.box);
+    return stepPicture(screen, request.box, [...passwords, ...request.masks]);
+  }
+
+  private kept(viewId: string) {
     const view = this.views.get(viewId);
     if (!view) throw new Error(`The view '${viewId}' is not kept (the last ${VIEWS_KEPT} are); capture a view first.`);
-    const { screen, tree, windows } = view;
+    return view;
+  }
+
+  /** The find machinery on a view: its screen, tree and windows, not what the screen shows by now. */
+  private onView(viewId: string): DescribeTools {
+    const { screen, tree, windows } = this.kept(viewId);
     const sandbox: SandboxHandle = {
       call: (method, route, ...rest) => (method === 'GET' && route === '/windows/stack' ? Promise.resolve(windows as never) : this.agent.call(method, route, ...rest)),
       a11ySnapshot: async () => tree,

@@ -28,6 +28,15 @@ export interface DescribeRequest {
   intent: 'click' | 'field';
 }
 
+/** A recorded step's picture, for the preview's step list. */
+export interface ViewPictureRequest {
+  viewId: string;
+  /** The element to outline and centre on; null for the whole view. */
+  box: Box | null;
+  /** Boxes to fill grey besides the view's password fields (a secret typed where the view has no tree). */
+  masks: Box[];
+}
+
 export interface ElementDescription {
   /** The words that find it, as a step writes them: `the 'Save' button`, `'Welcome back'`; null when only coordinates are left. */
   description: string | null;

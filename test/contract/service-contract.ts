@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
+import { PNG } from 'pngjs';
 import type { LocateRequest, SandboxSession, Service } from '../../lib/service/service';
 import { AgentClient } from '../../lib/sandbox/agent-client';
 
@@ -134,6 +135,18 @@ export function serviceContract(name: string, factory: () => Promise<ServiceUnde
       // Nothing appeared between a view and itself; a view of the same screen adds nothing either.
       assert.deepEqual(await it.service.textsAdded(session, view.viewId, view.viewId), []);
       assert.deepEqual(await it.service.textsAdded(session, view.viewId, (await it.service.captureView(session)).viewId), []);
+      // The step list's picture: the screen around the element, outlined in red, scaled to 360 wide; a masked box is grey.
+      const pixels = (png: PNG) => Array.from({ length: png.width * png.height }, (_, i) => [...png.data.subarray(i * 4, i * 4 + 3)]);
+      const count = (png: PNG, like: (rgb: number[]) => boolean) => pixels(png).filter(like).length;
+      const red = ([r, g, b]: number[]) => r > 200 && g < 80 && b < 80;
+      const grey = ([r, g, b]: number[]) => r === 128 && g === 128 && b === 128;
+      const picture = PNG.sync.read(Buffer.from(await it.service.viewPicture(session, { viewId: view.viewId, box: described.box, masks: [] }), 'base64'));
+      assert.deepEqual({ width: picture.width, height: picture.height }, { width: 360, height: 203 });
+      assert.ok(count(picture, red) > 50, `the element is outlined in red (${count(picture, red)} red pixels)`);
+      const masked = PNG.sync.read(Buffer.from(await it.service.viewPicture(session, { viewId: view.viewId, box: described.box, masks: [described.box!] }), 'base64'));
+      // 480 px of screen shown in 360: the box covers 0.75² of its pixels in the picture.
+      const covered = described.box!.width * described.box!.height * 0.75 * 0.75;
+      assert.ok(count(masked, grey) >= covered * 0.6 && count(picture, grey) < covered * 0.1, `the masked box is grey (${count(masked, grey)} grey pixels, ${count(picture, grey)} unmasked, box ${Math.round(covered)})`);
     });
 
     test('the cache: commit writes what was found, the next locate hits, discard drops', async () => {
