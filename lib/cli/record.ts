@@ -62,6 +62,14 @@ export async function recordCommand(args: string[], hooks: RecordHooks = {}): Pr
   client.getEmitter().on('recorder:step', (step: RecordedStep) => {
     console.log(`step ${step.index}: ${step.text}${step.flags.length ? `  (check: ${step.flags.join('; ')})` : ''}${step.replaces ? `  (stands for step ${step.replaces})` : ''}`);
   });
+  let listed: number[] = [];
+  client.getEmitter().on('recorder:steps', (steps: RecordedStep[]) => {
+    // A list that is more than the last one plus a new step was edited (on the preview page): it is said whole.
+    const now = steps.map((s) => s.index);
+    const appended = now.length === listed.length + 1 && listed.every((n, i) => now[i] === n);
+    if (!appended && now.join() !== listed.join()) console.log(`steps now: ${now.join(', ') || 'none'}`);
+    listed = now;
+  });
   client.getEmitter().on('recorder:suggestion', (suggestion: RecordedSuggestion) => {
     console.log(`  suggested check after step ${suggestion.afterStep}: ${suggestion.keyword} ${suggestion.text}`);
   });
@@ -73,8 +81,10 @@ export async function recordCommand(args: string[], hooks: RecordHooks = {}): Pr
     if (url) await client.provision.chrome({ url });
     else if (launch) await client.provision.app({ command: launch });
     const recorder = await client.record();
-    console.log(`Recording in sandbox ${instance.instanceId} (display ${instance.display ?? 'none'}). Use the app in the live preview${instance.vncPort ? ` or over VNC (port ${instance.vncPort})` : ''}; press Ctrl+C to stop.`);
-    await stopRequested();
+    console.log(`Recording in sandbox ${instance.instanceId} (display ${instance.display ?? 'none'}). Use the app in the live preview${instance.vncPort ? ` or over VNC (port ${instance.vncPort})` : ''}; press Stop there, or Ctrl+C here, to stop.`);
+    const interrupted = interruption();
+    await Promise.race([interrupted.promise, recorder.stopRequested()]);
+    interrupted.dispose();
     console.log('Stopping: the last steps are being made.');
     steps = await recorder.stop();
     secrets = recorder.secrets();
@@ -134,10 +144,11 @@ function parseFrom(value: string): { file: string; line: number } {
 
 const tail = (output: string) => output.split('\n').filter(Boolean).slice(-3).join(' ');
 
-/** Resolves at the first Ctrl+C (SIGINT) or SIGTERM; a second one ends the process at once. */
-function stopRequested(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
+/** Resolves at the first Ctrl+C (SIGINT) or SIGTERM; a second one ends the process at once. `dispose` lets go of both signals. */
+function interruption(): { promise: Promise<void>; dispose(): void } {
+  let stop = () => undefined as void;
+  const promise = new Promise<void>((resolve) => {
+    stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       process.once('SIGINT', () => process.exit(130));
@@ -146,6 +157,13 @@ function stopRequested(): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  return {
+    promise,
+    dispose: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
 }
 
 /** The lines, each step that does not match exactly one step of the library flagged with a comment above it. */

@@ -19,12 +19,13 @@ import { SessionEvidence } from './evidence';
 import { Analytics } from './analytics';
 import type { Recording } from './dashcam';
 import { callSite } from '../util/call-site';
-import { Recorder, RecordedStep, RecordedSuggestion } from './recorder/recorder';
+import { Recorder } from './recorder/recorder';
+import { PreviewPanel } from './recorder/panel';
 
 export type { ClickAction, ExecOptions, PressOptions, ScrollDirection, ScrollOptions, TypeOptions } from './actions';
 export type { CommandEvent } from './command-runner';
 export type { Recording } from './dashcam';
-export type { Recorder, RecordedStep, RecordedSuggestion } from './recorder/recorder';
+export type { Recorder, RecordedStep, RecordedSuggestion, CheckKind } from './recorder/recorder';
 export type { AiUsageEvent, FindResult } from './finder';
 export { PIXELS_PER_WHEEL_CLICK } from './actions';
 export { DEBUG_KEEP_ALIVE_MS } from './session';
@@ -194,15 +195,12 @@ export class Client {
     return this.runner.run('record', [], async () => {
       const { service, session } = this.session.requireService();
       const recorder = await Recorder.start({ agent: this.session.requireAgent(), service, session, emitter: this.runner.emitter, redactor: this.runner.redactor });
-      // The preview page lists the steps as they are made.
-      const show = (step: RecordedStep) => this.evidence.preview.step(`step ${step.index}: ${step.keyword} ${step.text}${step.flags.length ? ` (check: ${step.flags.join('; ')})` : ''}`);
-      const suggest = (suggestion: RecordedSuggestion) => this.evidence.preview.step(`suggested after step ${suggestion.afterStep}: ${suggestion.keyword} ${suggestion.text}`);
-      this.runner.emitter.on('recorder:step', show);
-      this.runner.emitter.on('recorder:suggestion', suggest);
-      recorder.onStop(() => {
-        this.runner.emitter.off('recorder:step', show);
-        this.runner.emitter.off('recorder:suggestion', suggest);
-      });
+      // The preview page lists the steps as they are made, and takes edits, checks and Stop.
+      const preview = this.evidence.preview;
+      if (preview.showing) {
+        const panel = new PreviewPanel(recorder, preview, this.runner.emitter, this.runner.redactor, (line) => this.log(line));
+        recorder.onStop(() => panel.close());
+      }
       return recorder;
     });
   }

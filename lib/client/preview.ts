@@ -39,7 +39,7 @@ export class LivePreview {
   url: string | null = null;
   private pending: { time: number; kind: string; text: string }[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private feed: { host: string; port: number; token: string; pool: http.Agent } | null = null;
+  private feed: { host: string; port: number; token: string; pool: http.Agent; calls: http.Agent } | null = null;
 
   constructor(private readonly stateDir: string, private readonly log: (line: string) => void) {}
 
@@ -64,7 +64,12 @@ export class LivePreview {
       return;
     }
     this.url = `http://${sandbox.host}:${sandbox.previewPort}/#key=${previewKey(sandbox.token)}`;
-    this.feed = { host: sandbox.host, port: sandbox.previewPort, token: sandbox.token, pool: new http.Agent({ keepAlive: true, maxSockets: 1 }) };
+    this.feed = {
+      host: sandbox.host, port: sandbox.previewPort, token: sandbox.token,
+      pool: new http.Agent({ keepAlive: true, maxSockets: 1 }),
+      // The recording panel's own: its long read of the page's commands must not hold the log back.
+      calls: new http.Agent({ keepAlive: true, maxSockets: 3 }),
+    };
     if (mode === 'ide') {
       const file = path.join(this.stateDir, 'preview-url');
       fs.mkdirSync(this.stateDir, { recursive: true });
@@ -93,11 +98,6 @@ export class LivePreview {
     this.add(command.startedAt, command.outcome === 'success' ? 'success' : 'error', `${command.command}${label} ${mark} (${Math.round(command.durationMs)} ms)${why}`);
   }
 
-  /** A step the recorder made, for the page's log. */
-  step(text: string): void {
-    if (this.feed) this.add(Date.now(), 'step', text);
-  }
-
   private add(time: number, kind: string, text: string): void {
     this.pending.push({ time, kind, text });
     this.timer ??= setTimeout(() => this.send(), FEED_EVERY_MS);
@@ -120,11 +120,41 @@ export class LivePreview {
     });
   }
 
+  /** Whether a page can be shown: the sandbox serves one and this session shows it. */
+  get showing(): boolean {
+    return this.feed !== null;
+  }
+
+  /**
+   * A call to the preview server with the sandbox's token (the recording
+   * panel's state, pictures and commands); resolves to the status and body,
+   * or rejects when the server cannot be reached within `timeoutMs`.
+   */
+  call(method: string, route: string, body: Buffer | null, { contentType = 'application/json', timeoutMs = 5000 } = {}): Promise<{ status: number; body: Buffer }> {
+    const feed = this.feed;
+    if (!feed) return Promise.reject(new Error('the live preview is not shown'));
+    return new Promise((resolve, reject) => {
+      const req = http.request({
+        host: feed.host, port: feed.port, method, path: route, agent: feed.calls, timeout: timeoutMs,
+        headers: { authorization: `Bearer ${feed.token}`, ...(body ? { 'content-type': contentType, 'content-length': body.length } : {}) },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error(`the preview server did not answer ${method} ${route.split('?')[0]} within ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(body ?? undefined);
+    });
+  }
+
   /** Sends what is left and lets go of the connection. */
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     await this.send();
     this.feed?.pool.destroy();
+    this.feed?.calls.destroy();
     this.feed = null;
     this.url = null;
   }

@@ -4,6 +4,8 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { execFileSync, spawn } from 'child_process';
+import { chromium, Page } from 'playwright-core';
+import { findChromium } from '../../lib/sandbox/agent/launcher';
 import type { Client, RecordedStep, Recorder } from '../../lib/sdk';
 import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';
@@ -99,7 +101,7 @@ test('fields filled and a button clicked by xdotool are recorded as steps that n
   });
 
   // What appeared after the click is suggested as the check to make next: shown, not written.
-  assert.deepEqual(recorder.suggestions, [{ afterStep: 5, keyword: 'Then', text: "I should see 'Welcome, ada@example.com, your account is ready'" }]);
+  assert.deepEqual(recorder.suggestions, [{ afterStep: 5, keyword: 'Then', text: "I should see 'Welcome, ada@example.com, your account is ready'", description: "'Welcome, ada@example.com, your account is ready'" }]);
   assert.equal(gherkin, [
     "When I type 'ada@example.com' into the 'Work email' field",
     "And I type '$PASSWORD' into the 'Password' field",
@@ -399,11 +401,113 @@ test('a checkbox clicked by its label, a double-click and a shortcut are recorde
   toReplay.push({ name: 'Recorded drafts', env: {}, steps: [`Given I open '${url}' in the browser`, ...gherkin.split('\n'), "Then I should see 'Saved Draft 2 with updates on'"] });
 });
 
+// Page code runs in the browser; the tests compile without the DOM's types.
+declare const document: any;
+
+const NOTES_PAGE = `<!doctype html><meta charset="utf-8"><title>Notes</title>
+<style>body{font:18px sans-serif;margin:0} button{position:absolute;top:40px;font-size:18px;padding:6px 16px} p{position:absolute;left:40px}</style>
+<button id="save" style="left:40px">Save</button><button id="publish" style="left:200px">Publish</button>
+<p id="status" style="top:120px">Nothing saved</p><p id="tip" style="top:200px"></p>
+<script>let saves = 0;
+document.getElementById('save').onclick = () => { saves++; document.getElementById('status').textContent = 'Saved ' + saves + (saves > 1 ? ' times' : ' time'); };
+document.getElementById('publish').onmouseenter = () => { document.getElementById('tip').textContent = 'Publishing is final'; };</script>`;
+
+test("in the live preview: the person uses the app on the page's screen, the steps are listed with their pictures, and checks, hover, delete, undo, re-pick and Stop are done there", async () => {
+  fs.writeFileSync(path.join(root, 'notes.html'), NOTES_PAGE);
+  const url = `${(await pages).url}/notes.html`;
+  const client = newClient(state, { dashcam: false, preview: 'ide' });
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url });
+  const [save, publish, blank] = [await client.find("the 'Save' button"), await client.find("the 'Publish' button"), { centerX: 900, centerY: 600 }];
+  const display = client.getInstance()!.display!;
+  const viewOnly = () => /viewonly:1/.test(execFileSync('x11vnc', ['-display', display, '-Q', 'viewonly'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }));
+  assert.ok(viewOnly(), 'the preview takes no input before recording');
+
+  const recorder = await client.record();
+  const browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1800, height: 900 } });
+    await page.goto(`${client.getPreviewUrl()}&fit=0`);
+    await page.waitForSelector('body[data-state="connected"][data-recording="on"]', { timeout: 15_000 });
+    /** A click on the preview's screen at a point of the sandbox's screen. */
+    const clickScreen = async (at: { centerX?: number; centerY?: number }) => {
+      const box = (await page.locator('#screen canvas').boundingBox())!;
+      await page.mouse.click(box.x + at.centerX!, box.y + at.centerY!);
+    };
+    const listed = (p: Page) => p.$$eval('#steps li .text', (items: any[]) => items.map((i) => i.textContent));
+    const untilListed = async (lines: string[]) => {
+      await page.waitForFunction((want: string[]) => [...document.querySelectorAll('#steps li .text')].map((i: any) => i.textContent).join('\n') === want.join('\n'), lines, { timeout: 15_000 })
+        .catch(async () => assert.deepEqual(await listed(page), lines));
+    };
+
+    // Input through the page's screen reaches the app and is recorded; the step shows its picture.
+    await page.waitForFunction(() => !document.querySelector('canvas') || document.querySelector('canvas').width > 100);
+    await clickScreen(save);
+    await untilListed(["When I click the 'Save' button"]);
+    assert.ok((await client.find("'Saved 1 time'", { timeout: 5000 })).found(), 'the click on the page reached the app');
+    await page.waitForFunction(() => document.querySelector('#steps li img')?.naturalWidth >= 300, undefined, { timeout: 10_000 });
+
+    // The suggested check is taken with its Add button.
+    await page.locator('#suggestions button').first().click({ timeout: 15_000 });
+    await untilListed(["When I click the 'Save' button", "Then I should see 'Saved 1 time'"]);
+
+    // A check by pointing: the click goes to the recorder, not to the app (the button is not pressed again).
+    await page.click('#tools [data-mode="see"]');
+    await clickScreen(save);
+    await untilListed(["When I click the 'Save' button", "Then I should see 'Saved 1 time'", "Then I should see the 'Save' button"]);
+    assert.equal(await client.find("'Saved 2 times'", { timeout: 0 }).then((e) => e.found()), false, "the check's click did not reach the app");
+
+    // Delete, then undo brings it back; delete it again for good.
+    const deleteStep = (text: string) => page.locator('#steps li', { hasText: text }).locator('button', { hasText: 'Delete' }).click();
+    await deleteStep("I should see the 'Save' button");
+    await untilListed(["When I click the 'Save' button", "Then I should see 'Saved 1 time'"]);
+    await page.click('#undo');
+    await untilListed(["When I click the 'Save' button", "Then I should see 'Saved 1 time'", "Then I should see the 'Save' button"]);
+    await deleteStep("I should see the 'Save' button");
+
+    // Hover by the toolbar, then re-picked onto another element; a re-pick where nothing has words is refused, with the reason.
+    await page.click('#tools [data-mode="hover"]');
+    await clickScreen(save);
+    await untilListed(["When I click the 'Save' button", "Then I should see 'Saved 1 time'", "When I hover over the 'Save' button"]);
+    const repick = (text: string) => page.locator('#steps li', { hasText: text }).locator('button', { hasText: 'Re-pick' }).click();
+    await repick("I hover over the 'Save' button");
+    await clickScreen(blank);
+    await page.waitForFunction(() => /has words to name it by/.test(document.getElementById('notice').textContent), undefined, { timeout: 15_000 });
+    await repick("I hover over the 'Save' button");
+    await clickScreen(publish);
+    await untilListed(["When I click the 'Save' button", "Then I should see 'Saved 1 time'", "When I hover over the 'Publish' button"]);
+
+    // A check that a text holds, and one that a text is not shown (its text given in the page's prompt).
+    page.once('dialog', (dialog) => dialog.accept('Saved'));
+    await page.click('#tools [data-mode="contain"]');
+    await clickScreen(await client.find("'Saved 1 time'"));
+    page.once('dialog', (dialog) => dialog.accept('Error'));
+    await page.click('#not-see');
+    const final = ["When I click the 'Save' button", "Then I should see 'Saved 1 time'", "When I hover over the 'Publish' button",
+      "Then 'Saved 1 time' should contain the text 'Saved'", "Then I should not see 'Error'"];
+    await untilListed(final);
+
+    // Stop on the page stops the recording: the screen takes no input any more.
+    await page.click('#stop');
+    await recorder.stopRequested();
+    const gherkin = await recorder.stop();
+    await page.waitForSelector('body[data-recording="off"]', { timeout: 10_000 });
+    assert.ok(viewOnly(), 'the preview takes no input once the recording stopped');
+    assert.equal(gherkin, final.map((line, n) => (n > 0 && line.split(' ')[0] === final[n - 1].split(' ')[0] ? line.replace(/^\w+/, 'And') : line)).join('\n'));
+    for (const line of stepLines(gherkin)) assert.equal(matchingPhrases(line).length, 1, `'${line}' matches exactly one step`);
+    toReplay.push({ name: 'Recorded in the preview', env: {}, steps: [`Given I open '${url}' in the browser`, ...gherkin.split('\n'), "Then I should see 'Publishing is final'"] });
+  } finally {
+    await browser.close();
+  }
+});
+
 test('every recorded scenario replays green under cucumber-js in a fresh sandbox', async () => {
-  assert.deepEqual(toReplay.map((r) => r.name), ['Recorded sign-up', 'Recorded file work', 'Recorded stock', 'Recorded order', 'Recorded drafts'], 'each recording test left its scenario');
+  assert.deepEqual(toReplay.map((r) => r.name), ['Recorded sign-up', 'Recorded file work', 'Recorded stock', 'Recorded order', 'Recorded drafts', 'Recorded in the preview'], 'each recording test left its scenario');
   // One run, one sandbox reused across the scenarios (the profile's reuseSandbox), as a suite runs them.
   const feature = ['Feature: Recorded', '', ...toReplay.flatMap((r) => [`  Scenario: ${r.name}`, ...r.steps.map((l) => `    ${l}`), '']), ''].join('\n');
   const run = await replay('recorded', feature, Object.assign({}, ...toReplay.map((r) => r.env)));
   assert.equal(run.status, 0, run.output);
-  assert.match(run.output, /5 scenarios \(5 passed\)/);
+  assert.match(run.output, /6 scenarios \(6 passed\)/);
 });

@@ -4,7 +4,7 @@ import type { Service } from '../../service/service';
 import type { Box } from '../../types/screen';
 import type { ElementDescription, ViewInfo } from '../../types/describe';
 import type { Redactor } from '../redact';
-import { Gesture, GestureReader, RawInput } from './gestures';
+import { Gesture, GestureReader, Point, RawInput } from './gestures';
 import { secretName, stepText } from './step-text';
 import { inQuotes } from '../../util/quotes';
 import { sleep, waitFor } from '../../util/wait';
@@ -29,8 +29,8 @@ export interface RecordedStep {
   keyword: 'When' | 'Then';
   /** The step without its keyword: `I click the 'Save' button`. */
   text: string;
-  /** What made it: a gesture, or `see` for a check written by assertSeen(). */
-  gesture: Gesture['kind'] | 'see';
+  /** What made it: a gesture, `hover` (the preview's hover tool), or `see` for a check (assertSeen(), check(), the preview's check tools). */
+  gesture: Gesture['kind'] | 'hover' | 'see';
   /** Where the element stands, on the view it was described on. */
   box: Box | null;
   /** Why a person should look at it (not found again, coordinates only); empty when sure. */
@@ -48,7 +48,28 @@ export interface RecordedSuggestion {
   keyword: 'Then';
   /** `I should see 'Account created'`. */
   text: string;
+  /** What it checks for, as assertSeen() takes it: `'Account created'`. */
+  description: string;
 }
+
+/** The checks a person can add by pointing (the preview's check tools): seen, holding a text, not seen. */
+export type CheckKind = 'see' | 'contain' | 'not-see';
+
+/** How a step's elements are picked again: which element a point means, how many, and the step they make. */
+interface Picks {
+  intent: 'click' | 'field';
+  count: number;
+  text: (descriptions: string[]) => string;
+}
+
+/** What the recorder keeps of a step besides what it reports: the view it was made on, and how to re-pick it. */
+interface StepMade {
+  view?: ViewInfo | null;
+  picks?: Picks | null;
+  replaces?: number;
+}
+
+const onePick = (intent: Picks['intent'], text: (description: string) => string): Picks => ({ intent, count: 1, text: ([d]) => text(d) });
 
 export interface RecorderDeps {
   agent: AgentClient;
@@ -97,7 +118,15 @@ export class Recorder {
   /** The last click, while it may still be the click into the field typed into next. */
   private lastClick: { step: RecordedStep; at: { x: number; y: number }; view: ViewInfo | null } | null = null;
   /** Told when the recording has stopped. */
-  private readonly stopped: (() => void)[] = [];
+  private readonly stopped: (() => void | Promise<void>)[] = [];
+  /** The view and picks of each step. */
+  private readonly made = new WeakMap<RecordedStep, StepMade>();
+  /** Edits of the list (delete, re-pick, a check added by pointing), newest last, each with its undoing. */
+  private readonly edits: (() => void)[] = [];
+  /** Boxes typed secrets stood in, masked on every step's picture. */
+  private readonly secretBoxes: Box[] = [];
+  private stopAsked: (() => void) | null = null;
+  private readonly stopAsking = new Promise<void>((resolve) => { this.stopAsked = resolve; });
 
   private constructor(private readonly deps: RecorderDeps) {}
 
@@ -119,8 +148,8 @@ export class Recorder {
     return Object.fromEntries(this.secretValues);
   }
 
-  /** Runs `done` when the recording stops. */
-  onStop(done: () => void): void {
+  /** Runs `done` when the recording stops (stop() waits for it). */
+  onStop(done: () => void | Promise<void>): void {
     this.stopped.push(done);
   }
 
@@ -135,7 +164,7 @@ export class Recorder {
     await this.deps.agent.call('POST', '/record/stop', {}).catch(() => undefined);
     for (const gesture of this.reader.flush()) this.enqueue(gesture);
     await this.processing;
-    for (const done of this.stopped.splice(0)) done();
+    for (const done of this.stopped.splice(0)) await done();
     if (this.failure) throw this.failure;
     return this.gherkin();
   }
@@ -187,7 +216,7 @@ export class Recorder {
     this.suggestFrom = null;
     const texts = await this.deps.service.textsAdded(this.deps.session, from.viewId, this.view.viewId).catch(() => [] as string[]);
     for (const text of texts) {
-      const suggestion: RecordedSuggestion = { afterStep: step.index, keyword: 'Then', text: stepText.see(inQuotes(text)) };
+      const suggestion: RecordedSuggestion = { afterStep: step.index, keyword: 'Then', text: stepText.see(inQuotes(text)), description: inQuotes(text) };
       this.suggested.push(suggestion);
       this.deps.emitter.emit('recorder:suggestion', this.deps.redactor.value({ ...suggestion }));
     }
@@ -200,7 +229,125 @@ export class Recorder {
 
   /** Writes a check as the next step: `Then I should see <description>` (a suggestion's text, or any description). */
   assertSeen(description: string): RecordedStep {
-    return this.add('Then', stepText.see(description), 'see', null, Date.now());
+    return this.edited(this.add('Then', stepText.see(description), 'see', null, Date.now(), { view: this.view, picks: onePick('click', stepText.see) }));
+  }
+
+  /**
+   * Writes a check by pointing, as the preview's check tools do: `see`, the
+   * element at `at` is shown (`Then I should see the 'Saved' label`);
+   * `contain`, the element at `at` holds `text`; `not-see`, `text` is not
+   * shown. Described on the screen as it is now.
+   */
+  async check(kind: CheckKind, options: { at?: Point; text?: string }): Promise<RecordedStep> {
+    const text = options.text ?? '';
+    if (kind !== 'see' && !text.trim()) throw new Error(`A '${kind}' check needs the text to check for; give { text: '…' }.`);
+    if ([...this.secretValues.values()].some((secret) => text.includes(secret))) throw new Error("That text holds a secret typed in this recording; a check may not write it. Check the field's label instead.");
+    if (kind === 'not-see') return this.edited(this.add('Then', stepText.notSee(inQuotes(text)), 'see', null, Date.now(), { view: this.view }));
+    if (!options.at) throw new Error(`A '${kind}' check needs the point of the element it checks; give { at: { x, y } }.`);
+    const picks = kind === 'see' ? onePick('click', stepText.see) : onePick('click', (d) => stepText.contain(d, text));
+    const { view, found } = await this.pickedNow([options.at], picks);
+    return this.edited(this.add('Then', picks.text(found.map((f) => f.description!)), 'see', merged(found), Date.now(), { view, picks }));
+  }
+
+  /** Writes a hover over the element at a point (the preview's hover tool), and moves the pointer there so the app shows it. */
+  async hoverAt(at: Point): Promise<RecordedStep> {
+    const picks = onePick('click', stepText.hover);
+    const { view, found } = await this.pickedNow([at], picks);
+    await this.deps.agent.call('POST', '/pointer', { action: 'hover', x: Math.round(at.x), y: Math.round(at.y) });
+    return this.edited(this.add('When', picks.text(found.map((f) => f.description!)), 'hover', merged(found), Date.now(), { view, picks }));
+  }
+
+  /** Deletes a step (the preview's Delete); undo() brings it back. */
+  remove(index: number): void {
+    const at = this.position(index);
+    const [step] = this.written.splice(at, 1);
+    const before = this.written[at - 1] ?? null;
+    this.edits.push(() => this.written.splice(before ? this.written.indexOf(before) + 1 : 0, 0, step));
+    this.changed();
+  }
+
+  /**
+   * Describes a step's element again at other points of the screen as it is
+   * now (the preview's Re-pick: one point, two for a drag); the new step
+   * takes the old one's place and `replaces` it. undo() brings the old back.
+   */
+  async repick(index: number, points: Point[]): Promise<RecordedStep> {
+    const old = this.written[this.position(index)];
+    const picks = this.made.get(old)?.picks;
+    if (!picks) throw new Error(`Step ${index} ('${old.text}') names no element, so there is none to re-pick.`);
+    if (points.length !== picks.count) throw new Error(`Step ${index} ('${old.text}') takes ${picks.count} point(s) to re-pick, got ${points.length}.`);
+    const { view, found } = await this.pickedNow(points, picks);
+    const step = this.build(old.keyword, picks.text(found.map((f) => f.description!)), old.gesture, merged(found), Date.now(), { view, picks, replaces: old.index });
+    // The list may have changed while the points were described.
+    const at = this.position(index);
+    this.written.splice(at, 1, step);
+    this.edits.push(() => {
+      const now = this.written.indexOf(step);
+      if (now >= 0) this.written.splice(now, 1, old);
+    });
+    this.announce(step);
+    return step;
+  }
+
+  /** Takes back the last edit of the list (a delete, a re-pick, a check or hover added by pointing); false when there is none. */
+  undo(): boolean {
+    const undoing = this.edits.pop();
+    if (!undoing) return false;
+    undoing();
+    this.changed();
+    return true;
+  }
+
+  /** A step's picture (PNG): the screen it was made on, around its element, outlined; secrets' fields masked. Null once its view is gone. */
+  async pictureOf(index: number): Promise<Buffer | null> {
+    const step = this.written.find((s) => s.index === index);
+    const view = step && this.made.get(step)?.view;
+    if (!step || !view) return null;
+    const png = await this.deps.service.viewPicture(this.deps.session, { viewId: view.viewId, box: step.box, masks: this.secretBoxes }).catch(() => null);
+    return png === null ? null : Buffer.from(png, 'base64');
+  }
+
+  /** How many points re-picking a step takes (0: it names no element). */
+  picksOf(step: RecordedStep): number {
+    return this.made.get(step)?.picks?.count ?? 0;
+  }
+
+  /** Asks whoever runs the recording to stop it (the preview's Stop button). */
+  requestStop(): void {
+    this.stopAsked?.();
+  }
+
+  /** Resolves when the preview's Stop button (requestStop()) asks for the recording to stop; the caller then calls stop(). */
+  stopRequested(): Promise<void> {
+    return this.stopAsking;
+  }
+
+  /** The step's place in the list, or an error naming the steps there are. */
+  private position(index: number): number {
+    const at = this.written.findIndex((s) => s.index === index);
+    if (at < 0) throw new Error(`There is no step ${index}; the steps are ${this.written.map((s) => s.index).join(', ') || 'none yet'}.`);
+    return at;
+  }
+
+  /** Each point described on a view taken now (what the person sees while pointing), every one in words. */
+  private async pickedNow(points: Point[], picks: Picks): Promise<{ view: ViewInfo; found: ElementDescription[] }> {
+    const view = await this.deps.service.captureView(this.deps.session);
+    const found: ElementDescription[] = [];
+    for (const point of points) {
+      const one = await this.describe(view, point, picks.intent);
+      if (!one.description) throw new Error(`Nothing at ${Math.round(point.x)}, ${Math.round(point.y)} has words to name it by; point at a control or a text.`);
+      found.push(one);
+    }
+    return { view, found };
+  }
+
+  /** A step added by an edit: undo() takes it back. */
+  private edited(step: RecordedStep): RecordedStep {
+    this.edits.push(() => {
+      const at = this.written.indexOf(step);
+      if (at >= 0) this.written.splice(at, 1);
+    });
+    return step;
   }
 
   /** Whether a gesture is open or waiting: the view must stay the one it was made on. */
@@ -300,25 +447,27 @@ export class Recorder {
             : gesture.count === 2 ? stepText.doubleClick(found.description) : stepText.click(found.description);
         // A double-click stands for the click just written, its first half.
         if (gesture.count === 2 && this.lastClick && this.written.at(-1) === this.lastClick.step) this.written.pop();
-        const step = this.add('When', text, gesture.kind, found, receivedAt, gesture.count === 2 ? this.lastClick?.step.index : undefined);
+        const picks = onePick('click', gesture.button === 'right' ? stepText.rightClick : gesture.count === 2 ? stepText.doubleClick : stepText.click);
+        const step = this.add('When', text, gesture.kind, found, receivedAt, { view, picks, replaces: gesture.count === 2 ? this.lastClick?.step.index : undefined });
         this.lastClick = gesture.button === 'left' && gesture.count === 1 ? { step, at: gesture.at, view } : null;
         return;
       }
       case 'drag': {
         const [from, to] = [await this.describe(view, gesture.from, 'click'), await this.describe(view, gesture.to, 'click')];
-        if (from.description && to.description) this.add('When', stepText.drag(from.description, to.description), gesture.kind, { ...from, flags: [...from.flags, ...to.flags] }, receivedAt);
-        else this.add('When', stepText.clickAt(gesture.from.x, gesture.from.y), gesture.kind, { ...from, flags: ['a drag between places that have no words: only its start is written, as a click at coordinates'] }, receivedAt);
+        const picks: Picks = { intent: 'click', count: 2, text: ([a, b]) => stepText.drag(a, b) };
+        if (from.description && to.description) this.add('When', stepText.drag(from.description, to.description), gesture.kind, merged([from, to]), receivedAt, { view, picks });
+        else this.add('When', stepText.clickAt(gesture.from.x, gesture.from.y), gesture.kind, { ...from, flags: ['a drag between places that have no words: only its start is written, as a click at coordinates'] }, receivedAt, { view, picks });
         return;
       }
       case 'type':
         return this.typed(gesture, view, receivedAt);
       case 'press':
         this.lastClick = null;
-        this.add('When', stepText.press(gesture.keys), gesture.kind, null, receivedAt);
+        this.add('When', stepText.press(gesture.keys), gesture.kind, null, receivedAt, { view });
         return;
       case 'scroll':
         this.lastClick = null;
-        this.scrolled = { step: this.add('When', stepText.scroll(gesture.direction, gesture.notches * 120), gesture.kind, null, receivedAt), view, direction: gesture.direction };
+        this.scrolled = { step: this.add('When', stepText.scroll(gesture.direction, gesture.notches * 120), gesture.kind, null, receivedAt, { view }), view, direction: gesture.direction };
         return;
     }
   }
@@ -335,7 +484,7 @@ export class Recorder {
     if (!scrolled || this.written.at(-1) !== scrolled.step) return;
     if (await this.deps.service.findOnView(this.deps.session, scrolled.view.viewId, description).catch(() => undefined) !== null) return;
     this.written.pop();
-    this.add('When', stepText.scrollUntil(scrolled.direction, description), 'scroll', null, receivedAt, scrolled.step.index);
+    this.add('When', stepText.scrollUntil(scrolled.direction, description), 'scroll', null, receivedAt, { view: scrolled.view, picks: onePick('click', (d) => stepText.scrollUntil(scrolled.direction, d)), replaces: scrolled.step.index });
   }
 
   /** Text typed: into the field clicked just before (that click is then part of the step), or the one with the focus. */
@@ -347,10 +496,11 @@ export class Recorder {
     if (field.secret) {
       const name = this.secretFor(field.name, value);
       this.deps.redactor.add(value);
+      if (field.box) this.secretBoxes.push(field.box);
       value = `$${name}`;
     }
     if (!field.description) {
-      this.add('When', stepText.type(value), gesture.kind, field.secret ? { ...field, flags: [] } : null, receivedAt);
+      this.add('When', stepText.type(value), gesture.kind, field.secret ? { ...field, flags: [] } : null, receivedAt, { view });
       return;
     }
     if (!click) await this.scrolledUntilSeen(field.description, receivedAt);
@@ -358,7 +508,7 @@ export class Recorder {
     const previous = this.written.at(-1);
     const absorbed = previous && ((click && previous === click.step && sameBox(previous.box, field.box)) || (previous.gesture === 'press' && /^I press '(shift\+)?Tab'$/.test(previous.text)));
     if (absorbed) this.written.pop();
-    this.add('When', stepText.typeInto(value, field.description), gesture.kind, field, receivedAt, absorbed ? previous.index : undefined);
+    this.add('When', stepText.typeInto(value, field.description), gesture.kind, field, receivedAt, { view: click?.view ?? view, picks: onePick('field', (d) => stepText.typeInto(value, d)), replaces: absorbed ? previous.index : undefined });
   }
 
   /** The variable a secret goes in: its field's label, numbered when another value already has that name. */
@@ -374,15 +524,37 @@ export class Recorder {
     }
   }
 
-  private add(keyword: RecordedStep['keyword'], text: string, kind: RecordedStep['gesture'], found: ElementDescription | null, receivedAt: number, replaces?: number): RecordedStep {
-    const step: RecordedStep = {
-      index: ++this.counter, keyword, text, gesture: kind, box: found?.box ?? null, flags: found?.flags ?? [], latencyMs: Date.now() - receivedAt,
-      ...(replaces !== undefined ? { replaces } : {}),
-    };
+  private add(keyword: RecordedStep['keyword'], text: string, kind: RecordedStep['gesture'], found: ElementDescription | null, receivedAt: number, made: StepMade = {}): RecordedStep {
+    const step = this.build(keyword, text, kind, found, receivedAt, made);
     this.written.push(step);
-    this.deps.emitter.emit('recorder:step', this.deps.redactor.value({ ...step }));
+    this.announce(step);
     return step;
   }
+
+  private build(keyword: RecordedStep['keyword'], text: string, kind: RecordedStep['gesture'], found: ElementDescription | null, receivedAt: number, made: StepMade): RecordedStep {
+    const step: RecordedStep = {
+      index: ++this.counter, keyword, text, gesture: kind, box: found?.box ?? null, flags: found?.flags ?? [], latencyMs: Date.now() - receivedAt,
+      ...(made.replaces !== undefined ? { replaces: made.replaces } : {}),
+    };
+    this.made.set(step, made);
+    return step;
+  }
+
+  /** A new step: `recorder:step`, then the list as it now stands. */
+  private announce(step: RecordedStep): void {
+    this.deps.emitter.emit('recorder:step', this.deps.redactor.value({ ...step }));
+    this.changed();
+  }
+
+  /** The list changed: `recorder:steps` carries it whole. */
+  private changed(): void {
+    this.deps.emitter.emit('recorder:steps', this.deps.redactor.value(this.written.map((step) => ({ ...step }))));
+  }
+}
+
+/** One description of several found points: the first's box, every one's flags. */
+function merged(found: ElementDescription[]): ElementDescription {
+  return { ...found[0], flags: found.flatMap((f) => f.flags) };
 }
 
 function sameBox(a: Box | null, b: Box | null): boolean {

@@ -17,7 +17,10 @@ export const stepText = {
   press: (keys: string) => `I press ${inQuotes(keys)}`,
   scroll: (direction: string, pixels: number) => `I scroll ${direction} ${pixels} pixels`,
   scrollUntil: (direction: string, description: string) => `I scroll ${direction} until I see ${description}`,
+  hover: (description: string) => `I hover over ${description}`,
   see: (description: string) => `I should see ${description}`,
+  notSee: (description: string) => `I should not see ${description}`,
+  contain: (description: string, text: string) => `${description} should contain the text ${inQuotes(text)}`,
 };
 
 /**

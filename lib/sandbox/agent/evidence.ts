@@ -2,6 +2,7 @@ import fs from 'fs';
 import net from 'net';
 import path from 'path';
 import type http from 'http';
+import { execFile } from 'child_process';
 import { Driver } from './driver';
 import { ProcessGroup } from './processes';
 import { Dashcam } from './dashcam';
@@ -70,14 +71,20 @@ export async function startEvidence(options: EvidenceOptions): Promise<Evidence>
     // A preview that cannot start leaves the sandbox without one (the client says so), never without a sandbox.
     try {
       const port = await freePort();
-      // View only: the preview watches; input goes through Glance.
+      // View only: the preview watches; input goes through Glance, but while a recording runs (allowInput below).
       const vnc = processes.spawn('x11vnc', ['-display', options.display, '-rfbport', String(port), '-localhost', '-nopw', '-forever', '-shared', '-viewonly', '-quiet'],
         { env: options.vnc.env, stdio: ['ignore', options.vnc.log, options.vnc.log] });
       vnc.once('error', () => undefined); // not installed: the wait below says so
       if (vnc.pid) desktop.add(vnc.pid);
       await waitFor('x11vnc to listen', () => accepts(port), { timeoutMs: VNC_READY_MS, intervalMs: 20 });
       vncPort = port;
-      preview = await startPreviewServer({ token: options.vnc.token, vncPort: port, title: options.vnc.title });
+      const vncEnv = options.vnc.env;
+      const log = options.vnc.log;
+      // x11vnc's remote control (through an X property on the display) switches view-only off and on.
+      const allowInput = (allowed: boolean) => execFile('x11vnc', ['-display', options.display, '-R', allowed ? 'noviewonly' : 'viewonly'], { env: vncEnv, timeout: VNC_READY_MS }, (error) => {
+        if (error) fs.writeSync(log, `${new Date().toISOString()} the preview could not ${allowed ? 'take' : 'stop taking'} input: ${error.message}\n`);
+      });
+      preview = await startPreviewServer({ token: options.vnc.token, vncPort: port, title: options.vnc.title, allowInput });
     } catch (error) {
       fs.writeSync(options.vnc.log, `${new Date().toISOString()} no live preview: ${(error as Error).message} (is x11vnc installed? apt-get install x11vnc)\n`);
       vncPort = null;

@@ -6,11 +6,12 @@ import { timingSafeEqual } from 'crypto';
 import { WebSocketServer } from 'ws';
 import { previewKey } from '../../preview-key';
 import { previewPage } from './page';
+import { PANEL_LIMITS, readBody, RecordingPanel } from './recording-panel';
 
 /** One line of the command log, as the client sends it (already masked). */
 export interface PreviewLogEntry {
   time: number;
-  kind: 'start' | 'success' | 'error' | 'info' | 'step';
+  kind: 'start' | 'success' | 'error' | 'info';
   text: string;
 }
 
@@ -30,16 +31,22 @@ function same(given: string | null | undefined, expected: string): boolean {
 /**
  * The live preview's server, on a port of its own next to the agent's: the
  * page, noVNC's modules, a WebSocket bridge to x11vnc (bound to localhost),
- * and the command log as server-sent events. The page and noVNC are public;
- * the screen and the log need the preview key; adding to the log needs the
- * sandbox's token, which only its client has.
+ * the command log as server-sent events, and while a recording runs, its
+ * panel (recording-panel.ts). The page and noVNC are public; the screen, the
+ * log and the panel need the preview key; adding to the log and putting the
+ * panel's steps need the sandbox's token, which only its client has.
+ * `allowInput` lets the screen take the page's input while a recording runs.
  */
-export async function startPreviewServer(options: { token: string; vncPort: number; title: string }): Promise<{ port: number; close(): void }> {
+export async function startPreviewServer(options: { token: string; vncPort: number; title: string; allowInput?: (allowed: boolean) => void }): Promise<{ port: number; close(): void }> {
   const key = previewKey(options.token);
   const NOVNC_ROOT = novncRoot();
   const entries: PreviewLogEntry[] = [];
   const listeners = new Set<http.ServerResponse>();
   const page = previewPage(options.title);
+  const publish = (event: string, data: unknown) => {
+    for (const listener of listeners) listener.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  const panel = new RecordingPanel(publish, options.allowInput ?? (() => undefined));
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://preview');
@@ -47,6 +54,23 @@ export async function startPreviewServer(options: { token: string; vncPort: numb
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(message);
     };
+    const json = (body: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(body));
+    };
+    const withKey = () => same(url.searchParams.get('key'), key);
+    const header = req.headers.authorization ?? '';
+    const withToken = () => same(header.startsWith('Bearer ') ? header.slice(7) : '', options.token);
+    const jsonBody = async (max: number): Promise<unknown> => {
+      const body = await readBody(req, max);
+      if (!body) return undefined;
+      try {
+        return JSON.parse(body.toString('utf8'));
+      } catch {
+        return undefined;
+      }
+    };
+    const index = Number(url.searchParams.get('index'));
     if (req.method === 'GET' && url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
       res.end(page);
@@ -59,28 +83,54 @@ export async function startPreviewServer(options: { token: string; vncPort: numb
       if (!same(url.searchParams.get('key'), key)) return fail(401, 'the preview needs its key');
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       for (const entry of entries) res.write(`data: ${JSON.stringify(entry)}\n\n`);
+      if (panel.current.active || panel.current.steps.length) res.write(`event: recording\ndata: ${JSON.stringify(panel.current)}\n\n`);
       listeners.add(res);
       req.on('close', () => listeners.delete(res));
     } else if (req.method === 'POST' && url.pathname === '/log') {
-      const header = req.headers.authorization ?? '';
-      if (!same(header.startsWith('Bearer ') ? header.slice(7) : '', options.token)) return fail(401, 'missing or wrong agent token');
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => { size += chunk.length; if (size <= MAX_BODY) chunks.push(chunk); });
-      req.on('end', () => {
-        try {
-          const { lines } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { lines: PreviewLogEntry[] };
-          for (const line of Array.isArray(lines) ? lines : []) {
-            const entry: PreviewLogEntry = { time: Number(line.time) || Date.now(), kind: line.kind, text: String(line.text).slice(0, 2000) };
-            entries.push(entry);
-            if (entries.length > LOG_KEPT) entries.shift();
-            for (const listener of listeners) listener.write(`data: ${JSON.stringify(entry)}\n\n`);
-          }
-          res.writeHead(204).end();
-        } catch {
-          fail(400, 'the log takes {"lines": [{time, kind, text}]}');
+      if (!withToken()) return fail(401, 'missing or wrong agent token');
+      void jsonBody(MAX_BODY).then((body) => {
+        const lines = (body as { lines?: PreviewLogEntry[] } | undefined)?.lines;
+        if (!Array.isArray(lines)) return fail(400, 'the log takes {"lines": [{time, kind, text}]}');
+        for (const line of lines) {
+          const entry: PreviewLogEntry = { time: Number(line.time) || Date.now(), kind: line.kind, text: String(line.text).slice(0, 2000) };
+          entries.push(entry);
+          if (entries.length > LOG_KEPT) entries.shift();
+          for (const listener of listeners) listener.write(`data: ${JSON.stringify(entry)}\n\n`);
         }
+        res.writeHead(204).end();
       });
+    } else if (url.pathname === '/recording' && req.method === 'PUT') {
+      if (!withToken()) return fail(401, 'missing or wrong agent token');
+      void jsonBody(PANEL_LIMITS.state).then((body) => {
+        const refused = panel.put(body);
+        if (refused) fail(400, refused);
+        else res.writeHead(204).end();
+      });
+    } else if (url.pathname === '/recording/picture' && req.method === 'PUT') {
+      if (!withToken()) return fail(401, 'missing or wrong agent token');
+      if (!Number.isInteger(index)) return fail(400, 'a picture needs ?index=N, its step');
+      void readBody(req, PANEL_LIMITS.picture).then((png) => {
+        if (!png) return fail(413, 'a step picture is at most 2 MB');
+        panel.putPicture(index, png);
+        res.writeHead(204).end();
+      });
+    } else if (url.pathname === '/recording/picture' && req.method === 'GET') {
+      if (!withKey()) return fail(401, 'the preview needs its key');
+      const png = panel.picture(index);
+      if (!png) return fail(404, `no picture for step ${url.searchParams.get('index')}`);
+      // A step's picture never changes (a re-picked step is a new step).
+      res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
+      res.end(png);
+    } else if (url.pathname === '/recording/command' && req.method === 'POST') {
+      if (!withKey()) return fail(401, 'the preview needs its key');
+      void jsonBody(PANEL_LIMITS.command).then((body) => {
+        const refused = panel.command(body);
+        if (refused) fail(409, refused);
+        else res.writeHead(204).end();
+      });
+    } else if (url.pathname === '/recording/commands' && req.method === 'GET') {
+      if (!withToken()) return fail(401, 'missing or wrong agent token');
+      void panel.read(Number(url.searchParams.get('after')) || 0, Number(url.searchParams.get('timeoutMs')) || 0).then((commands) => json({ commands }));
     } else {
       fail(404, 'not found');
     }
@@ -110,6 +160,7 @@ export async function startPreviewServer(options: { token: string; vncPort: numb
   return {
     port: (server.address() as net.AddressInfo).port,
     close: () => {
+      panel.close();
       for (const listener of listeners) listener.end();
       for (const client of sockets.clients) client.terminate();
       sockets.close();
