@@ -178,6 +178,12 @@ export class EngineChain {
     return reader ? reader.textsNear!(context, point, radius) : [];
   }
 
+  /** What a person would call the element in a box, from the engine that names (a vision model); null without one. */
+  async nameAt(context: EngineContext, box: Box): Promise<string | null> {
+    const namer = this.engines.find((e) => e.nameAt);
+    return namer ? namer.nameAt!(context, box) : null;
+  }
+
   /** The text inside a box, from the first engine that can tell (the tree's value before the pixels). */
   async readText(context: EngineContext, box: Box): Promise<string> {
     await this.start();

@@ -88,6 +88,8 @@ export interface LocateEngine {
   readText?(context: EngineContext, box: Box): Promise<string | null>;
   /** The phrases shown within `radius` px of a point, nearest first, with their boxes: what the recorder names an element by where there is no tree. */
   textsNear?(context: EngineContext, point: { x: number; y: number }, radius: number): Promise<{ text: string; box: Box }[]>;
+  /** What a person would call the element in a box that shows no words (`the gear icon`): a vision model's naming, for the recorder; null when it gives none. */
+  nameAt?(context: EngineContext, box: Box): Promise<string | null>;
   /** Reads one small box of the screen, cheaply (no full-screen read): to check another engine's box. Only what is read clearly; null when nothing is. */
   readBox?(context: EngineContext, box: Box): Promise<string | null>;
   /** Forgets memoised readings, so a screen is read as never seen (benchmarks measure that). */

@@ -156,7 +156,7 @@ export const ViewPictureRequest = Type.Object({ viewId: Type.String({ maxLength:
 export const ViewPicture = Type.Object({ png: Type.String() }, Closed);
 export const ElementDescription = Type.Object({
   description: Nullable(Type.String()), box: Nullable(Box), role: Nullable(Type.String()), name: Nullable(Type.String()),
-  source: Type.Union([Type.Literal('a11y'), Type.Literal('ocr'), Type.Literal('point')]), refound: Type.Boolean(), secret: Type.Boolean(),
+  source: Type.Union([Type.Literal('a11y'), Type.Literal('ocr'), Type.Literal('vision'), Type.Literal('point')]), refound: Type.Boolean(), secret: Type.Boolean(),
   flags: Type.Array(Type.String()), tried: Type.Array(Type.String()), tookMs: Type.Number(),
 }, Closed);
 export const Count = Type.Object({ count: Type.Integer() }, Closed);

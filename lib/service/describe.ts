@@ -27,6 +27,8 @@ export interface DescribeTools {
   refindAll(description: string): Promise<Box[]>;
   /** The phrases read on the pixels within `radius` px of the point, nearest first. */
   textsNear(x: number, y: number, radius: number): Promise<{ text: string; box: Box }[]>;
+  /** What a vision model calls the element in a box that shows no words (`the gear icon`); null without a model. */
+  nameAt(box: Box): Promise<string | null>;
 }
 
 /** How far from its label a field may stand, and how near a point must be to text to be on it, px. */
@@ -34,6 +36,9 @@ const LABEL_REACH = 320;
 const UNDER_REACH = 12;
 /** How far a label's words may stand from the box they name, px. */
 const BESIDE = 40;
+/** Where the tree gives no box for what was clicked, the model is shown this much around the point, px; a bigger box is a container, not an icon. */
+const ICON_SIDE = 32;
+const ICON_MAX = 200;
 
 /** A label left of the point, on its line. */
 const leftOnRow = (box: Box, point: { x: number; y: number }) => box.x + box.width <= point.x && Math.abs(box.y + box.height / 2 - point.y) <= Math.max(box.height, 16);
@@ -206,6 +211,16 @@ export async function describeAt(tools: DescribeTools, request: DescribeRequest)
       }
       tried.push(`${description}: ${found ? `found at ${found.x},${found.y}` : 'not found'}`);
     }
+  }
+  // No words at all (an icon): what a vision model calls it, where one is configured, found again like any description.
+  const icon = node && node.box.width <= ICON_MAX && node.box.height <= ICON_MAX ? node.box
+    : { x: Math.round(request.x - ICON_SIDE / 2), y: Math.round(request.y - ICON_SIDE / 2), width: ICON_SIDE, height: ICON_SIDE };
+  const named = await tools.nameAt(icon).catch(() => null);
+  if (named) {
+    // Quoted whole, as the step library writes an icon: `the 'gear icon'`.
+    const description = await firstRefound([`the ${inQuotes(named)}`], icon);
+    if (description) return finish({ description, box: icon, role: node?.role ?? null, name: null, source: 'vision', refound: true, secret, flags: [] });
+    tried.push(`the ${inQuotes(named)}: the vision model's name for it, not found there again`);
   }
   return finish({
     description: null, box: node?.box ?? null, role: node?.role ?? null, name: null, source: 'point', refound: false, secret: node?.role === 'password text',

@@ -134,6 +134,7 @@ export class RecorderViews {
         }
       },
       textsNear: (x, y, radius) => this.chain.textsNear(onView(), { x, y }, radius),
+      nameAt: (box) => this.chain.nameAt(onView(), box),
     };
   }
 }

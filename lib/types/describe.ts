@@ -46,8 +46,8 @@ export interface ElementDescription {
   role: string | null;
   /** The name or label the description uses (a password field's label names its variable). */
   name: string | null;
-  /** What described it: the tree, the text read on the pixels, or nothing but the point. */
-  source: 'a11y' | 'ocr' | 'point';
+  /** What described it: the tree, the text read on the pixels, a vision model's name for an element with no words, or nothing but the point. */
+  source: 'a11y' | 'ocr' | 'vision' | 'point';
   /** The description was found again on the same view, at this element. */
   refound: boolean;
   /** A password field: what is typed into it is a secret. */

@@ -26,7 +26,7 @@ export interface Candidate {
 export interface ModelCall {
   model: string;
   /** What the call was for. */
-  purpose: 'locate' | 'locate-all' | 'zoom' | 'verify' | 'assert';
+  purpose: 'locate' | 'locate-all' | 'zoom' | 'verify' | 'assert' | 'name';
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;

@@ -6,6 +6,8 @@ import path from 'path';
 import { execFileSync, spawn } from 'child_process';
 import { chromium, Page } from 'playwright-core';
 import { findChromium } from '../../lib/sandbox/agent/launcher';
+import { VisionServer } from '../support/vision-server';
+import type { Box } from '../../lib/types/screen';
 import type { Client, RecordedStep, Recorder } from '../../lib/sdk';
 import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';
@@ -432,7 +434,7 @@ test("in the live preview: the person uses the app on the page's screen, the ste
     await page.goto(`${client.getPreviewUrl()}&fit=0`);
     await page.waitForSelector('body[data-state="connected"][data-recording="on"]', { timeout: 15_000 });
     /** A click on the preview's screen at a point of the sandbox's screen. */
-    const clickScreen = async (at: { centerX?: number; centerY?: number }) => {
+    const clickScreen = async (at: { centerX: number | null; centerY: number | null }) => {
       const box = (await page.locator('#screen canvas').boundingBox())!;
       await page.mouse.click(box.x + at.centerX!, box.y + at.centerY!);
     };
@@ -500,6 +502,61 @@ test("in the live preview: the person uses the app on the page's screen, the ste
     toReplay.push({ name: 'Recorded in the preview', env: {}, steps: [`Given I open '${url}' in the browser`, ...gherkin.split('\n'), "Then I should see 'Publishing is final'"] });
   } finally {
     await browser.close();
+  }
+});
+
+/** A gear drawn in one green no other pixel has, with no words and no name: only a vision model can name it. */
+const GEAR_GREEN = [0x00, 0xb0, 0x50];
+// The shading and the words around it let the model (the test's, which matches the picture it is shown against the screen) tell where a crop of the page comes from.
+const ICON_PAGE = `<!doctype html><meta charset="utf-8"><title>Tools</title>
+<style>html,body{margin:0;height:100%;font:18px sans-serif;background:radial-gradient(circle at 20% 30%, #fff, #9ab 60%, #567)} nav{position:absolute;left:40px;top:40px;word-spacing:40px} p{position:absolute}</style>
+<nav>Projects Reports Archive Help</nav><p style="left:520px;top:180px">Workshop tools and their settings</p>
+<div id="gear" style="position:absolute;left:300px;top:200px;width:48px;height:48px;cursor:pointer"><svg width="48" height="48" viewBox="0 0 24 24"><path fill="#00b050" d="M19.4 13a7.5 7.5 0 0 0 0-2l2.1-1.6-2-3.5-2.5 1a7.6 7.6 0 0 0-1.7-1L15 3h-4l-.4 2.9a7.6 7.6 0 0 0-1.7 1l-2.5-1-2 3.5L6.6 11a7.5 7.5 0 0 0 0 2l-2.1 1.6 2 3.5 2.5-1a7.6 7.6 0 0 0 1.7 1L11 21h4l.4-2.9a7.6 7.6 0 0 0 1.7-1l2.5 1 2-3.5zM13 15.5a3.5 3.5 0 1 1 0-7 3.5 3.5 0 0 1 0 7z"/></svg></div>
+<p id="status" style="position:absolute;left:40px;top:420px">Ready</p>
+<script>document.getElementById('gear').onclick = () => { document.getElementById('status').textContent = 'Settings opened'; };</script>`;
+
+test('an icon with no words is named by the vision model, where one is configured, and found again by that name', async () => {
+  fs.writeFileSync(path.join(root, 'tools.html'), ICON_PAGE);
+  const url = `${(await pages).url}/tools.html`;
+  const model = new VisionServer({ family: 'pixels' });
+  await model.start();
+  try {
+    const saved = { ...process.env };
+    Object.assign(process.env, model.env());
+    const client = newClient(state, { dashcam: false });
+    process.env = saved;
+    cleanup.push(client);
+    await client.auth();
+    await client.connect({ keepAlive: 0 });
+    await client.provision.chrome({ url });
+    // The model's ground truth is the gear's own pixels on the sandbox's screen.
+    const screen = await client.captureScreen();
+    let gear: Box | null = null;
+    for (let y = 0; y < screen.height; y++) {
+      for (let x = 0; x < screen.width; x++) {
+        const i = (y * screen.width + x) * 4;
+        if (screen.data[i + 2] !== GEAR_GREEN[0] || screen.data[i + 1] !== GEAR_GREEN[1] || screen.data[i] !== GEAR_GREEN[2]) continue;
+        gear = gear ? { x: Math.min(gear.x, x), y: Math.min(gear.y, y), width: Math.max(gear.x + gear.width, x + 1) - Math.min(gear.x, x), height: Math.max(gear.y + gear.height, y + 1) - Math.min(gear.y, y) } : { x, y, width: 1, height: 1 };
+      }
+    }
+    assert.ok(gear && gear.width > 30 && gear.width < 60, `the gear is on the screen (${JSON.stringify(gear)})`);
+    await model.show({ screen, targets: { 'gear icon': [gear] } });
+
+    const { gherkin } = await record(client, async (x, looks) => {
+      x('mousemove', String(gear!.x + gear!.width / 2), String(gear!.y + gear!.height / 2), 'click', '1');
+      await looks();
+    });
+    assert.equal(gherkin, "When I click the 'gear icon'", JSON.stringify(model.requests.map((r) => [r.task, r.answer])));
+    assert.ok(model.requests.some((r) => r.task === 'name'), 'the model was asked to name it');
+    await client.disconnect();
+
+    // Replayed with the same model in a fresh sandbox: the name finds the gear again, and the click opens the settings.
+    const feature = ['Feature: Icons', '  Scenario: Recorded settings', `    Given I open '${url}' in the browser`, ...gherkin.split('\n').map((l) => `    ${l}`), "    Then I should see 'Settings opened'", ''].join('\n');
+    const run = await replay('icons', feature, model.env());
+    assert.equal(run.status, 0, run.output);
+    assert.match(run.output, /1 scenario \(1 passed\)/);
+  } finally {
+    await model.close();
   }
 });
 

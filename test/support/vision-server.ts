@@ -34,7 +34,7 @@ export interface ReceivedRequest {
   max_tokens: number | undefined;
   text: string;
   images: { width: number; height: number }[];
-  task: 'locate' | 'locate-all' | 'verify' | 'assert';
+  task: 'locate' | 'locate-all' | 'verify' | 'assert' | 'name';
   answer: string;
 }
 
@@ -162,17 +162,27 @@ export class VisionServer {
       const fact = statement ? scene.facts![statement] : { verdict: false, reason: 'I cannot tell that from the screenshot' };
       return JSON.stringify({ verdict: fact.verdict, reason: fact.reason });
     }
-    const description = Object.keys(scene.targets).filter((d) => text.includes(`"${d.replace(/"/g, "'")}"`)).sort((a, b) => b.length - a.length)[0];
+    // A description as the prompt quotes it; 'the', and quote marks inside, do not change what it names ("the 'gear icon'" is "gear icon").
+    const plain = (d: string) => d.toLowerCase().replace(/['‘’]/g, '').replace(/^the\s+/, '').trim();
+    const asked = [...text.matchAll(/"([^"]*)"/g)].map((m) => plain(m[1]));
+    const description = Object.keys(scene.targets).filter((d) => asked.includes(plain(d.replace(/"/g, "'")))).sort((a, b) => b.length - a.length)[0];
     const region = await this.regionOf(image);
     const toImage = (b: Box): Box => ({
       x: ((b.x - region.x) * image.width) / region.width, y: ((b.y - region.y) * image.height) / region.height,
       width: (b.width * image.width) / region.width, height: (b.height * image.height) / region.height,
     });
+    const markedCentre = (marker: Box) => ({ x: region.x + ((marker.x + marker.width / 2) * region.width) / image.width, y: region.y + ((marker.y + marker.height / 2) * region.height) / image.height });
+    const holds = (b: Box, p: { x: number; y: number }) => p.x >= b.x && p.x < b.x + b.width && p.y >= b.y && p.y < b.y + b.height;
+    if (task === 'name') {
+      // The description whose element the marker's centre is on: what this model calls it.
+      const marker = markerIn(image);
+      const named = marker ? Object.keys(scene.targets).find((d) => scene.targets[d].some((b) => holds(b, markedCentre(marker)))) : undefined;
+      return JSON.stringify({ name: named ?? 'unknown element' });
+    }
     if (task === 'verify') {
       const marker = markerIn(image);
       if (!marker || !description) return JSON.stringify({ match: false, reason: marker ? 'that is not what was described' : 'I see no marked element' });
-      const centre = { x: region.x + ((marker.x + marker.width / 2) * region.width) / image.width, y: region.y + ((marker.y + marker.height / 2) * region.height) / image.height };
-      const hit = scene.targets[description].some((b) => centre.x >= b.x && centre.x < b.x + b.width && centre.y >= b.y && centre.y < b.y + b.height);
+      const hit = scene.targets[description].some((b) => holds(b, markedCentre(marker)));
       return JSON.stringify({ match: hit, reason: hit ? `the marked element is ${description}` : `the marked element is something else, not ${description}` });
     }
     const inside = (b: Box) => b.x + b.width > region.x && b.y + b.height > region.y && b.x < region.x + region.width && b.y < region.y + region.height;
@@ -245,6 +255,7 @@ async function readMessages(messages: { role: string; content: unknown }[]): Pro
 }
 
 function taskOf(text: string): ReceivedRequest['task'] {
+  if (/Name it as a tester would/i.test(text)) return 'name';
   if (/magenta rectangle/i.test(text)) return 'verify';
   if (/Is this statement about it true/i.test(text)) return 'assert';
   return /\bevery element\b/i.test(text) ? 'locate-all' : 'locate';

@@ -5,7 +5,7 @@ import path from 'path';
 import { FAMILIES, FamilyName, guessFamily, resolveVisionModel } from '../../lib/config/vision';
 import { FAMILY_ADAPTERS } from '../../lib/locate/vision/families';
 import { redactKey } from '../../lib/locate/vision/client';
-import { readJudgement } from '../../lib/locate/vision/prompts';
+import { readJudgement, readName } from '../../lib/locate/vision/prompts';
 import { OfflineLocator } from '../../lib/service/offline';
 import { onlyClaimsVisibleText } from '../../lib/service/statement';
 import { mergeAi } from '../../lib/config/options';
@@ -76,6 +76,15 @@ test('verify and assert answers are read as yes or no with a reason', () => {
   assert.deepEqual(readJudgement('{"verdict": "true", "reason": "Cart (2)"}'), { yes: true, reason: 'Cart (2)' });
   assert.deepEqual(readJudgement('Yes. The cart shows two items.'), { yes: true, reason: 'The cart shows two items.' });
   assert.equal(readJudgement('I am not sure what you mean.'), null);
+});
+
+test("the recorder's naming answer is read as a few words without 'the'; a sentence or nothing is no name", () => {
+  assert.equal(readName('{"name": "the gear icon"}'), 'gear icon');
+  assert.equal(readName('```json\n{"name": "Red trash can icon"}\n```'), 'red trash can icon');
+  assert.equal(readName('"profile picture".'), 'profile picture');
+  assert.equal(readName('The element marked is probably some kind of settings control for the page'), null);
+  assert.equal(readName('{"name": "the"}'), null);
+  assert.equal(readName('{"name": "icon <script>"}'), null);
 });
 
 test('a statement that only claims quoted text is shown needs no model', () => {

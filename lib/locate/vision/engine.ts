@@ -9,7 +9,7 @@ import { zoomRegion } from '../chain';
 import { FAMILY_ADAPTERS, Family, FracBox, Reading, Size } from './families';
 import { Sampling, VisionClient } from './client';
 import { imageUrl } from './images';
-import { assertPrompt, readJudgement, verifyPrompt } from './prompts';
+import { assertPrompt, namePrompt, readJudgement, readName, verifyPrompt } from './prompts';
 
 /**
  * The vision engine: any OpenAI-compatible vision model, asked in its
@@ -23,7 +23,7 @@ const BOX_CONFIDENCE = 0.9;
 const POINT_CONFIDENCE = 0.85;
 /** Side of the box made around a point where a box was asked for, in pixels of the screen. */
 const POINT_BOX = 16;
-const MAX_TOKENS = { one: 400, all: 1500, judge: 300 };
+const MAX_TOKENS = { one: 400, all: 1500, judge: 300, name: 60 };
 
 export class VisionEngine implements LocateEngine {
   readonly name = 'vision';
@@ -73,6 +73,18 @@ export class VisionEngine implements LocateEngine {
     }, readJudgement);
     context.onModelCall?.(call);
     return { ok: judgement.yes, confidence: judgement.yes ? 1 : 0, reason: `the vision model says ${judgement.yes ? 'it matches' : 'it does not match'}: ${judgement.reason}` };
+  }
+
+  /** The recorder's naming of an element with no words: the part of the screen around it, the box marked, and "what would a tester call it?". */
+  async nameAt(context: EngineContext, box: Box): Promise<string | null> {
+    const region = zoomRegion(context.screen, box);
+    const { value: name, call } = await this.client.ask({
+      purpose: 'name', text: namePrompt(),
+      images: [await imageUrl(context.screen, { width: region.width, height: region.height }, { region, marker: box })],
+      sampling: sampling(context.ai, 0), maxTokens: MAX_TOKENS.name, deadline: context.deadline,
+    }, readName);
+    context.onModelCall?.(call);
+    return name;
   }
 
   /** assert(): the whole screen and the statement, at the model's default temperature unless set. */

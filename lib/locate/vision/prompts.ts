@@ -20,6 +20,27 @@ export function assertPrompt(statement: string): string {
     + 'Judge only what the screenshot shows. Answer with JSON only: {"verdict": true or false, "reason": "<one short sentence saying what you see>"}.';
 }
 
+/** The recorder's question for an element with no words: what a tester would call it. */
+export function namePrompt(): string {
+  return 'This is part of a screenshot. A magenta rectangle marks the element a person clicked. Name it as a tester would in a test step, '
+    + 'by what it shows, in at most five words: for example "the gear icon", "the red trash can icon", "the profile picture". '
+    + 'Answer with JSON only: {"name": "<the words>"}.';
+}
+
+/** The most words a name may have: more is a sentence, not a name. */
+const NAME_WORDS = 6;
+
+/** The name from an answer (JSON, or a bare line), without a leading "the": `gear icon`; null when there is none to use. */
+export function readName(answer: string): string | null {
+  const json = extractJson(answer);
+  const raw = json && typeof json === 'object' && !Array.isArray(json) && typeof (json as Record<string, unknown>).name === 'string'
+    ? (json as { name: string }).name : answer.split('\n')[0];
+  const words = raw.replace(/["'`.]/g, ' ').trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length || words.length > NAME_WORDS || words.some((w) => !/^[\p{L}\p{N}-]+$/u.test(w))) return null;
+  const name = words[0] === 'the' ? words.slice(1) : words;
+  return name.length ? name.join(' ') : null;
+}
+
 /** A yes or no with its reason, from JSON or from plain words; null when the answer says neither. */
 export function readJudgement(answer: string): Judgement | null {
   const json = extractJson(answer);
