@@ -505,6 +505,35 @@ test("in the live preview: the person uses the app on the page's screen, the ste
   }
 });
 
+test('a pointer held still over an element that made text appear is a hover; one held still to no effect is nothing', async () => {
+  fs.writeFileSync(path.join(root, 'notes.html'), NOTES_PAGE);
+  const url = `${(await pages).url}/notes.html`;
+  const client = newClient(state, { dashcam: false });
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url });
+  const centre = async (description: string) => {
+    const found = await client.find(description);
+    return [String(Math.round(found.centerX!)), String(Math.round(found.centerY!))];
+  };
+  const [status, publish, save] = [await centre("'Nothing saved'"), await centre("the 'Publish' button"), await centre("the 'Save' button")];
+  // The person rests the pointer on each: looks at what the screen shows, and holds still a moment before going on.
+  const holdStill = () => new Promise((resolve) => setTimeout(resolve, 800));
+  const { gherkin } = await record(client, async (x, looks) => {
+    x('mousemove', ...status);
+    await looks();
+    await holdStill();
+    x('mousemove', ...publish);
+    await looks();
+    await holdStill();
+    x('mousemove', ...save, 'click', '1');
+    await looks();
+  });
+  assert.equal(gherkin, ["When I hover over the 'Publish' button", "And I click the 'Save' button"].join('\n'));
+  toReplay.push({ name: 'Recorded hover', env: {}, steps: [`Given I open '${url}' in the browser`, ...gherkin.split('\n'), "Then I should see 'Publishing is final'", "And I should see 'Saved 1 time'"] });
+});
+
 /** A gear drawn in one green no other pixel has, with no words and no name: only a vision model can name it. */
 const GEAR_GREEN = [0x00, 0xb0, 0x50];
 // The shading and the words around it let the model (the test's, which matches the picture it is shown against the screen) tell where a crop of the page comes from.
@@ -561,10 +590,10 @@ test('an icon with no words is named by the vision model, where one is configure
 });
 
 test('every recorded scenario replays green under cucumber-js in a fresh sandbox', async () => {
-  assert.deepEqual(toReplay.map((r) => r.name), ['Recorded sign-up', 'Recorded file work', 'Recorded stock', 'Recorded order', 'Recorded drafts', 'Recorded in the preview'], 'each recording test left its scenario');
+  assert.deepEqual(toReplay.map((r) => r.name), ['Recorded sign-up', 'Recorded file work', 'Recorded stock', 'Recorded order', 'Recorded drafts', 'Recorded in the preview', 'Recorded hover'], 'each recording test left its scenario');
   // One run, one sandbox reused across the scenarios (the profile's reuseSandbox), as a suite runs them.
   const feature = ['Feature: Recorded', '', ...toReplay.flatMap((r) => [`  Scenario: ${r.name}`, ...r.steps.map((l) => `    ${l}`), '']), ''].join('\n');
   const run = await replay('recorded', feature, Object.assign({}, ...toReplay.map((r) => r.env)));
   assert.equal(run.status, 0, run.output);
-  assert.match(run.output, /6 scenarios \(6 passed\)/);
+  assert.match(run.output, /7 scenarios \(7 passed\)/);
 });

@@ -41,6 +41,23 @@ test('clicks, a double-click, a right-click and a drag are read as a person made
     [{ kind: 'drag', from: { x: 10, y: 10 }, to: { x: 120, y: 200 } }]);
 });
 
+test('a pointer held still is a rest, read when the next input ends it; not when it only led to a click there, or while typing or holding a button', () => {
+  const rest = (list: RawInput[]) => read(list).filter((g) => g.kind === 'rest');
+  const still = (gap: number, ...after: (Partial<RawInput> & Pick<RawInput, 'kind'>)[]) => {
+    const list = inputs({ kind: 'motion', x: 100, y: 40 }, { kind: 'motion', x: 120, y: 48 }, ...after);
+    for (const input of list.slice(2)) input.time += gap;
+    return list;
+  };
+  assert.deepEqual(rest(still(800, { kind: 'motion', x: 400, y: 300 })), [{ kind: 'rest', at: { x: 120, y: 48 }, endSeq: 3 }]);
+  assert.deepEqual(rest(still(800, ...press(1, 400, 300))), [{ kind: 'rest', at: { x: 120, y: 48 }, endSeq: 3 }], 'a click elsewhere after the rest');
+  assert.deepEqual(rest(still(300, { kind: 'motion', x: 400, y: 300 })), [], 'too short to be a rest');
+  assert.deepEqual(rest(still(800, ...press(1, 122, 50))), [], 'a click where it rested says it');
+  assert.deepEqual(rest(inputs(...typed('ab'), { kind: 'motion', x: 120, y: 48 }, { kind: 'motion', x: 400, y: 300, time: 5000 })), [], 'text being typed');
+  assert.deepEqual(rest(inputs({ kind: 'button', pressed: true, detail: 1, x: 10, y: 10 }, { kind: 'motion', x: 60, y: 90 }, { kind: 'motion', x: 80, y: 90, time: 5000 }, { kind: 'button', pressed: false, detail: 1, x: 80, y: 90, time: 5050 })), [], 'a drag held still');
+  // The rest comes before what ended it.
+  assert.deepEqual(read(still(800, ...press(1, 400, 300))).map((g) => g.kind), ['rest', 'click']);
+});
+
 test("one field's keystrokes are one typing, mended by Backspace, and ended by what comes next", () => {
   const reader = new GestureReader();
   reader.push(inputs(...typed('Ada Lx'), ...key(0xff08), ...typed('ovelace')));

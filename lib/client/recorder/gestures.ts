@@ -9,7 +9,8 @@ import type { RecordedInput } from '../../sandbox/agent/input-recording';
  * A click is given at once; a second one soon after at the same place comes
  * as a double-click that stands for both. Typed text stays open until
  * something else happens (the field is left), so that one field's keystrokes
- * become one step.
+ * become one step. A pointer held still (a rest) is given when the next input
+ * ends it: the recorder makes it a hover where the rest made text appear.
  */
 
 /** One recorded input, as the agent's `/record/events` gives it. */
@@ -23,13 +24,17 @@ export type Gesture =
   | { kind: 'drag'; from: Point; to: Point; seq: number; time: number }
   | { kind: 'type'; text: string; seq: number; time: number }
   | { kind: 'press'; keys: string; seq: number; time: number }
-  | { kind: 'scroll'; direction: 'up' | 'down' | 'left' | 'right'; notches: number; at: Point; seq: number; time: number };
+  | { kind: 'scroll'; direction: 'up' | 'down' | 'left' | 'right'; notches: number; at: Point; seq: number; time: number }
+  /** The pointer held still at `at` from `seq` until the input `endSeq`, with no button held and nothing typed: perhaps a hover. */
+  | { kind: 'rest'; at: Point; seq: number; time: number; endSeq: number };
 
 /** A second press within this time, and this near, makes a double-click (GTK's and Chromium's defaults are 400 ms). */
 export const DOUBLE_CLICK_MS = 400;
 const DOUBLE_CLICK_SLOP = 4;
 /** Farther than this between press and release is a drag, not a click. */
 const DRAG_DISTANCE = 8;
+/** A pointer still this long is resting (a tooltip or a hover menu shows after about half a second). */
+export const REST_MS = 700;
 
 const SHIFT = 1;
 const CONTROL = 4;
@@ -77,10 +82,13 @@ export class GestureReader {
   private typing: { text: string; seq: number; time: number } | null = null;
   /** A scroll under way: further notches the same way add up. */
   private scrolling: Extract<Gesture, { kind: 'scroll' }> | null = null;
+  /** Where the pointer last moved to, with no button held: a rest begins there. */
+  private moved: { at: Point; seq: number; time: number } | null = null;
 
   /** Reads the next inputs, in the server's order. */
   push(inputs: readonly RawInput[]): void {
     for (const input of inputs) {
+      this.restEndedBy(input);
       if (input.kind === 'button') this.button(input);
       else if (input.kind === 'key' && input.pressed) this.key(input);
     }
@@ -177,6 +185,19 @@ export class GestureReader {
     const held = char !== null ? modifiers.filter((m) => m !== 'shift') : modifiers;
     const keys = [...held, name].join('+');
     this.ready.push({ kind: 'press', keys, seq: input.seq, time: input.time });
+  }
+
+  /**
+   * The pointer moved, then held still for REST_MS before this input: a
+   * rest, unless it only led to a click where it rested (the click says it)
+   * or text was being typed or a button held.
+   */
+  private restEndedBy(input: RawInput): void {
+    const moved = this.moved;
+    this.moved = input.kind === 'motion' && !this.down ? { at: { x: input.x, y: input.y }, seq: input.seq, time: input.time } : null;
+    if (!moved || this.down || this.typing || this.scrolling || input.time - moved.time < REST_MS) return;
+    const clickedThere = input.kind === 'button' && input.pressed && Math.hypot(input.x - moved.at.x, input.y - moved.at.y) <= DRAG_DISTANCE;
+    if (!clickedThere) this.ready.push({ kind: 'rest', at: moved.at, seq: moved.seq, time: moved.time, endSeq: input.seq });
   }
 
   /** Something else happens: what was open is complete, but for the gesture of the same kind still going. */

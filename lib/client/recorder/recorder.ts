@@ -97,7 +97,7 @@ export class Recorder {
   private readonly written: RecordedStep[] = [];
   private readonly secretValues = new Map<string, string>();
   /** Gestures read and not yet made into steps, each with the view current when its input arrived. */
-  private readonly queue: { gesture: Gesture; view: ViewInfo | null; receivedAt: number }[] = [];
+  private readonly queue: { gesture: Gesture; view: ViewInfo | null; receivedAt: number; later: ViewInfo | null }[] = [];
   /** The view current from each input on: a gesture takes the one of its first input. */
   private readonly viewsBySeq: { fromSeq: number; view: ViewInfo | null }[] = [];
   private view: ViewInfo | null = null;
@@ -418,7 +418,8 @@ export class Recorder {
     while (at >= 0 && this.viewsBySeq[at].fromSeq > gesture.seq) at--;
     const view = at >= 0 ? this.viewsBySeq[at].view : this.view;
     if (at > 0) this.viewsBySeq.splice(0, at);
-    this.queue.push({ gesture, view, receivedAt: Date.now() });
+    // A rest is read when the input after it arrives: the view by then shows what the rest made appear.
+    this.queue.push({ gesture, view, receivedAt: Date.now(), later: this.view });
     this.processing = this.processing.then(() => this.processNext()).catch((error) => { this.failure ??= error; });
   }
 
@@ -426,7 +427,9 @@ export class Recorder {
     const next = this.queue[0];
     if (!next) return;
     try {
-      await this.make(next.gesture, next.view ?? (await this.deps.service.captureView(this.deps.session)), next.receivedAt);
+      const view = next.view ?? (await this.deps.service.captureView(this.deps.session));
+      if (next.gesture.kind === 'rest') await this.rested(next.gesture, view, next.later, next.receivedAt);
+      else await this.make(next.gesture, view, next.receivedAt);
     } finally {
       this.queue.shift();
     }
@@ -436,7 +439,23 @@ export class Recorder {
     return this.deps.service.describeAt(this.deps.session, { viewId: view.viewId, x: at.x, y: at.y, intent });
   }
 
-  private async make(gesture: Gesture, view: ViewInfo, receivedAt: number): Promise<void> {
+  /**
+   * A pointer held still is a hover where text appeared while it rested (a
+   * tooltip, a menu that opens on hover): what the view after the rest
+   * shows that the one before did not. Other rests are no step.
+   */
+  private async rested(rest: Extract<Gesture, { kind: 'rest' }>, view: ViewInfo, later: ViewInfo | null, receivedAt: number): Promise<void> {
+    if (!later || later === view) return;
+    const appeared = await this.deps.service.textsAdded(this.deps.session, view.viewId, later.viewId).catch(() => [] as string[]);
+    if (!appeared.length) return;
+    const found = await this.describe(view, rest.at, 'click');
+    if (!found.description) return;
+    this.suggestFrom = view;
+    this.lastClick = null;
+    this.add('When', stepText.hover(found.description), 'hover', found, receivedAt, { view, picks: onePick('click', stepText.hover) });
+  }
+
+  private async make(gesture: Exclude<Gesture, { kind: 'rest' }>, view: ViewInfo, receivedAt: number): Promise<void> {
     this.suggestFrom = view;
     switch (gesture.kind) {
       case 'click': {
