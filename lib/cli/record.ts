@@ -9,6 +9,7 @@ import { InvalidOptionError } from '../config/errors';
 import { knownFlags, parseFlags } from './flags';
 import { addScenario, insertAfter, insertedStepLines, markFailedSteps, recordedStepLines, RecordedScenario, scenarioAt, upTo } from './feature-file';
 import { addExampleNames, saveSecrets } from './env-files';
+import { confirm } from './confirm';
 
 /** What the command line's caller lends the command: the step registry's matching (it lives outside lib/). */
 export interface RecordHooks {
@@ -22,6 +23,8 @@ const USAGE = "glance record (--url URL | --launch COMMAND | --from FILE:LINE) [
 const FROM_KEEP_ALIVE_MS = 10 * 60_000;
 /** The longest a replay may take before it counts as failed. */
 const REPLAY_BOUND_MS = 10 * 60_000;
+/** How long the question whether to save the secrets waits for an answer; none is no. */
+const SAVE_QUESTION_MS = 2 * 60_000;
 
 /**
  * `glance record`: starts a sandbox on a page or a program, opens the live
@@ -125,7 +128,8 @@ export async function recordCommand(args: string[], hooks: RecordHooks = {}): Pr
   const added = addExampleNames(project, Object.keys(secrets));
   if (added.length) console.log(`The steps read ${added.map((n) => `$${n}`).join(', ')} from the environment: added to .env.example without values.`);
   if (Object.keys(secrets).length) {
-    if (flags['save-secrets']) {
+    const names = Object.keys(secrets).map((n) => `$${n}`).join(', ');
+    if (flags['save-secrets'] || await confirm(`Save the values of ${names} in .env (git-ignored) for the next runs? [y/N] `, SAVE_QUESTION_MS)) {
       saveSecrets(project, secrets);
       console.log(`Saved the values of ${Object.keys(secrets).map((n) => `$${n}`).join(', ')} in .env (git-ignored).`);
     } else {

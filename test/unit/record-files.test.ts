@@ -4,6 +4,8 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import dotenv from 'dotenv';
+import { PassThrough } from 'stream';
+import { confirm } from '../../lib/cli/confirm';
 import { addScenario, insertAfter, insertedStepLines, markFailedSteps, recordedStepLines, scenarioAt, upTo } from '../../lib/cli/feature-file';
 import { addExampleNames, saveSecrets } from '../../lib/cli/env-files';
 
@@ -96,4 +98,27 @@ test('--from names a step of a scenario: the replay runs up to it, and the recor
     "    When I type 'a' into the 'Email' field", "    And I click the 'Save' button", '    # check: coordinates', '    And I click at 3, 4', "    Then I should see 'Email'",
   ]);
   assert.deepEqual(insertedStepLines(7, recorded), [8, 10]);
+});
+
+test('the question whether to save the secrets: yes saves, anything else or no answer within the bound does not, and without a terminal nothing is asked', async () => {
+  const terminal = () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = Object.assign(new PassThrough(), { isTTY: true });
+    let shown = '';
+    output.on('data', (d) => { shown += d; });
+    return { input, output, shown: () => shown };
+  };
+  for (const [answer, saved] of [['y', true], ['Yes', true], ['n', false], ['', false], ['sure', false]] as const) {
+    const t = terminal();
+    const asked = confirm('Save? [y/N] ', 5000, t.input, t.output);
+    t.input.write(`${answer}\n`);
+    assert.equal(await asked, saved, `'${answer}'`);
+    assert.match(t.shown(), /Save\? \[y\/N\]/);
+  }
+  const silent = terminal();
+  const started = Date.now();
+  assert.equal(await confirm('Save? [y/N] ', 200, silent.input, silent.output), false);
+  assert.ok(Date.now() - started < 2000, 'no answer is no, at the bound');
+  assert.match(silent.shown(), /no answer: not saved/);
+  assert.equal(await confirm('Save? [y/N] ', 5000, new PassThrough(), new PassThrough()), false, 'no terminal: not asked');
 });
