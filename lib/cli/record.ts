@@ -131,9 +131,9 @@ export async function recordCommand(args: string[], hooks: RecordHooks = {}): Pr
     const names = Object.keys(secrets).map((n) => `$${n}`).join(', ');
     if (flags['save-secrets'] || await confirm(`Save the values of ${names} in .env (git-ignored) for the next runs? [y/N] `, SAVE_QUESTION_MS)) {
       saveSecrets(project, secrets);
-      console.log(`Saved the values of ${Object.keys(secrets).map((n) => `$${n}`).join(', ')} in .env (git-ignored).`);
+      console.log(`Saved the values of ${names} in .env (git-ignored).`);
     } else {
-      console.log(`Set ${Object.keys(secrets).map((n) => `$${n}`).join(', ')} in .env or the environment before running the scenario (--save-secrets writes them to .env).`);
+      console.log(`Set ${names} in .env or the environment before running the scenario (--save-secrets writes them to .env).`);
     }
   }
   return 0;
