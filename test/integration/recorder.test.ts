@@ -9,6 +9,7 @@ import { findChromium } from '../../lib/sandbox/agent/launcher';
 import { VisionServer } from '../support/vision-server';
 import type { Box } from '../../lib/types/screen';
 import type { Client, RecordedStep, Recorder } from '../../lib/sdk';
+import type { ClientOptions } from '../../lib/config/options';
 import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';
 import { cleanupAfterFile, CUCUMBER_BIN, newClient, REPO_ROOT, testState } from '../helpers/glance';
@@ -43,6 +44,28 @@ async function record(client: Client, act: (x: ReturnType<typeof person>, looks:
   await act(person(client.getInstance()!.display!), () => recorder.idle());
   const gherkin = await recorder.stop();
   return { gherkin, events, logs, recorder };
+}
+
+/** One of the tests' pages, written into the served folder and opened in a sandbox of its own; `env` is the environment the client is made in (a vision model's). */
+async function onPage(name: string, html: string, options: ClientOptions = {}, env: Record<string, string> = {}): Promise<{ client: Client; url: string }> {
+  fs.writeFileSync(path.join(root, name), html);
+  const url = `${(await pages).url}/${name}`;
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  const client = newClient(state, { dashcam: false, ...options });
+  process.env = saved;
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  await client.provision.chrome({ url });
+  return { client, url };
+}
+
+/** Where an element stands, for the person's pointer, as xdotool takes it: found before recording starts, so no find runs while it records. */
+async function centreOf(client: Client, description: string): Promise<[string, string]> {
+  const element = await client.find(description);
+  assert.ok(element.found(), description);
+  return [String(Math.round(element.centerX!)), String(Math.round(element.centerY!))];
 }
 
 /** Runs a feature file with cucumber-js in a fresh sandbox (this process keeps serving the pages meanwhile); resolves to its exit status and output. */
@@ -82,14 +105,7 @@ const SIGNUP_PAGE = `<!doctype html><meta charset="utf-8"><title>Sign up</title>
     };</script>`;
 
 test('fields filled and a button clicked by xdotool are recorded as steps that name the fields by their labels, keep the password out, and replay green', async () => {
-  fs.writeFileSync(path.join(root, 'signup.html'), SIGNUP_PAGE);
-  const server = await pages;
-  const url = `${server.url}/signup.html`;
-  const client = newClient(state, { dashcam: false, logging: true });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  await client.provision.chrome({ url });
+  const { client, url } = await onPage('signup.html', SIGNUP_PAGE, { logging: true });
 
   const { gherkin, events, logs, recorder } = await record(client, async (x, looks) => {
     x('mousemove', '350', '70', 'click', '1');
@@ -150,20 +166,8 @@ document.getElementById('more').onclick = () => say('Loaded more');
 </script>`;
 
 test('a click in a table row, a drag, a context menu, a scroll and a click below it are recorded in the words a person would use, and replay green', async () => {
-  fs.writeFileSync(path.join(root, 'files.html'), FILES_PAGE);
-  const server = await pages;
-  const url = `${server.url}/files.html`;
-  const client = newClient(state, { dashcam: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  await client.provision.chrome({ url });
-  // Where things stand, for the person's pointer: found before recording starts, so no find runs while it records.
-  const centre = async (description: string) => {
-    const element = await client.find(description);
-    assert.ok(element.found(), description);
-    return [String(Math.round(element.centerX!)), String(Math.round(element.centerY!))];
-  };
+  const { client, url } = await onPage('files.html', FILES_PAGE);
+  const centre = (description: string) => centreOf(client, description);
   const [editX, editY] = await centre("the third 'Edit' button");
   const [reportX, reportY] = await centre("'Report.pdf'");
   const [archiveX, archiveY] = await centre("'Archive'");
@@ -378,13 +382,7 @@ const DRAFTS_PAGE = `<!doctype html><meta charset="utf-8"><title>Drafts</title>
   </script>`;
 
 test('a checkbox clicked by its label, a double-click and a shortcut are recorded as the library writes them', async () => {
-  fs.writeFileSync(path.join(root, 'drafts.html'), DRAFTS_PAGE);
-  const url = `${(await pages).url}/drafts.html`;
-  const client = newClient(state, { dashcam: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  await client.provision.chrome({ url });
+  const { client, url } = await onPage('drafts.html', DRAFTS_PAGE);
   const label = await client.find("'Email me updates'");
   const draft = await client.find("'Draft 2'");
   const { gherkin } = await record(client, async (x, looks) => {
@@ -415,13 +413,7 @@ document.getElementById('save').onclick = () => { saves++; document.getElementBy
 document.getElementById('publish').onmouseenter = () => { document.getElementById('tip').textContent = 'Publishing is final'; };</script>`;
 
 test("in the live preview: the person uses the app on the page's screen, the steps are listed with their pictures, and checks, hover, delete, undo, re-pick and Stop are done there", async () => {
-  fs.writeFileSync(path.join(root, 'notes.html'), NOTES_PAGE);
-  const url = `${(await pages).url}/notes.html`;
-  const client = newClient(state, { dashcam: false, preview: 'ide' });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  await client.provision.chrome({ url });
+  const { client, url } = await onPage('notes.html', NOTES_PAGE, { preview: 'ide' });
   const [save, publish, blank] = [await client.find("the 'Save' button"), await client.find("the 'Publish' button"), { centerX: 900, centerY: 600 }];
   const display = client.getInstance()!.display!;
   const viewOnly = () => /viewonly:1/.test(execFileSync('x11vnc', ['-display', display, '-Q', 'viewonly'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }));
@@ -506,18 +498,8 @@ test("in the live preview: the person uses the app on the page's screen, the ste
 });
 
 test('a pointer held still over an element that made text appear is a hover; one held still to no effect is nothing', async () => {
-  fs.writeFileSync(path.join(root, 'notes.html'), NOTES_PAGE);
-  const url = `${(await pages).url}/notes.html`;
-  const client = newClient(state, { dashcam: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  await client.provision.chrome({ url });
-  const centre = async (description: string) => {
-    const found = await client.find(description);
-    return [String(Math.round(found.centerX!)), String(Math.round(found.centerY!))];
-  };
-  const [status, publish, save] = [await centre("'Nothing saved'"), await centre("the 'Publish' button"), await centre("the 'Save' button")];
+  const { client, url } = await onPage('notes.html', NOTES_PAGE);
+  const [status, publish, save] = [await centreOf(client, "'Nothing saved'"), await centreOf(client, "the 'Publish' button"), await centreOf(client, "the 'Save' button")];
   // The person rests the pointer on each: looks at what the screen shows, and holds still a moment before going on.
   const holdStill = () => new Promise((resolve) => setTimeout(resolve, 800));
   const { gherkin } = await record(client, async (x, looks) => {
@@ -545,19 +527,10 @@ const ICON_PAGE = `<!doctype html><meta charset="utf-8"><title>Tools</title>
 <script>document.getElementById('gear').onclick = () => { document.getElementById('status').textContent = 'Settings opened'; };</script>`;
 
 test('an icon with no words is named by the vision model, where one is configured, and found again by that name', async () => {
-  fs.writeFileSync(path.join(root, 'tools.html'), ICON_PAGE);
-  const url = `${(await pages).url}/tools.html`;
   const model = new VisionServer({ family: 'pixels' });
   await model.start();
   try {
-    const saved = { ...process.env };
-    Object.assign(process.env, model.env());
-    const client = newClient(state, { dashcam: false });
-    process.env = saved;
-    cleanup.push(client);
-    await client.auth();
-    await client.connect({ keepAlive: 0 });
-    await client.provision.chrome({ url });
+    const { client, url } = await onPage('tools.html', ICON_PAGE, {}, model.env());
     // The model's ground truth is the gear's own pixels on the sandbox's screen.
     const screen = await client.captureScreen();
     let gear: Box | null = null;

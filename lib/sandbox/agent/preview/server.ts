@@ -58,6 +58,8 @@ export async function startPreviewServer(options: { token: string; vncPort: numb
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(JSON.stringify(body));
     };
+    /** A change the panel took (204), or refused with its reason. */
+    const done = (refused: string | null, status: number) => (refused ? fail(status, refused) : res.writeHead(204).end());
     const withKey = () => same(url.searchParams.get('key'), key);
     const header = req.headers.authorization ?? '';
     const withToken = () => same(header.startsWith('Bearer ') ? header.slice(7) : '', options.token);
@@ -101,11 +103,7 @@ export async function startPreviewServer(options: { token: string; vncPort: numb
       });
     } else if (url.pathname === '/recording' && req.method === 'PUT') {
       if (!withToken()) return fail(401, 'missing or wrong agent token');
-      void jsonBody(PANEL_LIMITS.state).then((body) => {
-        const refused = panel.put(body);
-        if (refused) fail(400, refused);
-        else res.writeHead(204).end();
-      });
+      void jsonBody(PANEL_LIMITS.state).then((body) => done(panel.put(body), 400));
     } else if (url.pathname === '/recording/picture' && req.method === 'PUT') {
       if (!withToken()) return fail(401, 'missing or wrong agent token');
       if (!Number.isInteger(index)) return fail(400, 'a picture needs ?index=N, its step');
@@ -123,11 +121,7 @@ export async function startPreviewServer(options: { token: string; vncPort: numb
       res.end(png);
     } else if (url.pathname === '/recording/command' && req.method === 'POST') {
       if (!withKey()) return fail(401, 'the preview needs its key');
-      void jsonBody(PANEL_LIMITS.command).then((body) => {
-        const refused = panel.command(body);
-        if (refused) fail(409, refused);
-        else res.writeHead(204).end();
-      });
+      void jsonBody(PANEL_LIMITS.command).then((body) => done(panel.command(body), 409));
     } else if (url.pathname === '/recording/commands' && req.method === 'GET') {
       if (!withToken()) return fail(401, 'missing or wrong agent token');
       void panel.read(Number(url.searchParams.get('after')) || 0, Number(url.searchParams.get('timeoutMs')) || 0).then((commands) => json({ commands }));
