@@ -8,6 +8,7 @@ import { chromium, Page } from 'playwright-core';
 import { findChromium } from '../../lib/sandbox/agent/launcher';
 import { VisionServer } from '../support/vision-server';
 import type { Box } from '../../lib/types/screen';
+import { PNG } from 'pngjs';
 import type { Client, RecordedStep, Recorder } from '../../lib/sdk';
 import type { ClientOptions } from '../../lib/config/options';
 import { serveFolder } from '../../lib/util/static-server';
@@ -104,8 +105,8 @@ const SIGNUP_PAGE = `<!doctype html><meta charset="utf-8"><title>Sign up</title>
       document.getElementById('out').textContent = 'Welcome, ' + document.getElementById('e').value + (ok ? ', your account is ready' : ', wrong password');
     };</script>`;
 
-test('fields filled and a button clicked by xdotool are recorded as steps that name the fields by their labels, keep the password out, and replay green', async () => {
-  const { client, url } = await onPage('signup.html', SIGNUP_PAGE, { logging: true });
+test('fields filled and a button clicked by xdotool are recorded as steps that name the fields by their labels, keep the password out (of the dashcam and the pictures too), and replay green', async () => {
+  const { client, url } = await onPage('signup.html', SIGNUP_PAGE, { logging: true, dashcam: true });
 
   const { gherkin, events, logs, recorder } = await record(client, async (x, looks) => {
     x('mousemove', '350', '70', 'click', '1');
@@ -131,6 +132,33 @@ test('fields filled and a button clicked by xdotool are recorded as steps that n
   // A click into a field that is then typed into is part of the typing step: its event says which one it replaced.
   assert.ok(events.some((e) => e.text.startsWith("I type 'ada@example.com'") && e.replaces !== undefined));
   for (const line of stepLines(gherkin)) assert.equal(matchingPhrases(line).length, 1, `'${line}' matches exactly one step`);
+
+  // The password field is grey in the step's picture and all through the dashcam's clip; the email field is not.
+  const [email, password] = [events.find((e) => e.text.includes("'Work email'"))!, events.find((e) => e.text.includes('$PASSWORD'))!];
+  const picture = PNG.sync.read((await recorder.pictureOf(password.index))!);
+  const greyShare = (rgb: (x: number, y: number) => number[], box: Box) => {
+    let grey = 0;
+    let all = 0;
+    for (let y = box.y + 4; y < box.y + box.height - 4; y += 2) {
+      for (let x = box.x + 4; x < box.x + box.width - 4; x += 4, all++) {
+        const [r, g, b] = rgb(x, y);
+        if ([r, g, b].every((v) => Math.abs(v - 128) <= 6)) grey++;
+      }
+    }
+    return grey / all;
+  };
+  assert.ok(password.box && email.box);
+  const { width } = await client.captureScreen();
+  await client.disconnect();
+  const clip = client.getRecording()!;
+  const frame = execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-sseof', '-1', '-i', clip.file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 16 * 1024 * 1024 });
+  const inClip = (x: number, y: number) => [...frame.subarray((y * width + x) * 3, (y * width + x) * 3 + 3)];
+  assert.ok(greyShare(inClip, password.box!) > 0.95, 'the password field is painted over in the clip');
+  assert.ok(greyShare(inClip, email.box!) < 0.2, 'the email field is not');
+  // The picture shows the screen around the field, scaled: find the field by its grey.
+  const pictureRgb = (x: number, y: number) => [...picture.data.subarray((y * picture.width + x) * 4, (y * picture.width + x) * 4 + 3)];
+  const greyInPicture = Array.from({ length: picture.width * picture.height }, (_, i) => pictureRgb(i % picture.width, Math.floor(i / picture.width))).filter((c) => c.every((v) => v === 128)).length;
+  assert.ok(greyInPicture > password.box!.width * password.box!.height * 0.3, `the password field is grey in its step's picture (${greyInPicture} grey pixels)`);
 
   toReplay.push({
     name: 'Recorded sign-up', env: recorder.secrets(),

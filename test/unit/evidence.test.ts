@@ -5,7 +5,7 @@ import os from 'os';
 import path from 'path';
 import { busy, parseSs } from '../../lib/sandbox/agent/network-watch';
 import { changedShare, sampleFrame } from '../../lib/image/motion';
-import { ffmpegArgs } from '../../lib/sandbox/agent/dashcam';
+import { ffmpegArgs, maskArgs } from '../../lib/sandbox/agent/dashcam';
 import { previewKey } from '../../lib/sandbox/preview-key';
 import { ScreenshotFolder, slug } from '../../lib/client/screenshots';
 import { Redactor } from '../../lib/client/redact';
@@ -54,6 +54,13 @@ test('dashcam: ffmpeg records x11grab at 10 fps into fragmented, flushed H.264 M
   assert.match(args, /-c:v libx264 -preset ultrafast/);
   assert.match(args, /-movflags \+frag_keyframe\+empty_moov/);
   assert.match(args, /-flush_packets 1/);
+});
+
+test("dashcam: a secret's field is painted over the whole clip, out to even pixels on every side (the clip's chroma is halved)", () => {
+  const args = maskArgs('/tmp/clip.mp4', [{ x: 201, y: 114, width: 301, height: 33 }, { x: 0, y: 0, width: 1, height: 0 }], '/tmp/out.mp4');
+  assert.equal(args[args.indexOf('-vf') + 1], 'drawbox=x=200:y=114:w=302:h=34:color=gray:t=fill,drawbox=x=0:y=0:w=2:h=2:color=gray:t=fill');
+  assert.deepEqual(args.slice(args.indexOf('-i'), args.indexOf('-i') + 2), ['-i', '/tmp/clip.mp4']);
+  assert.equal(args.at(-1), '/tmp/out.mp4');
 });
 
 test('preview: the key is derived from the token, stable, and not the token', () => {

@@ -515,7 +515,11 @@ export class Recorder {
     if (field.secret) {
       const name = this.secretFor(field.name, value);
       this.deps.redactor.add(value);
-      if (field.box) this.secretBoxes.push(field.box);
+      if (field.box) {
+        this.secretBoxes.push(field.box);
+        // The dashcam's clip of this session gets the field painted over, where one runs.
+        await this.deps.agent.call('POST', '/dashcam/mask', { box: field.box }).catch(() => undefined);
+      }
       value = `$${name}`;
     }
     if (!field.description) {

@@ -1,6 +1,7 @@
 import fs from 'fs';
 import path from 'path';
-import { ChildProcess } from 'child_process';
+import { ChildProcess, execFile } from 'child_process';
+import type { Box } from '../../types/screen';
 import { ProcessGroup } from './processes';
 
 /** What a finished (or failed) recording left. */
@@ -21,6 +22,29 @@ const STOP_GRACE_MS = 4000;
 const STDERR_TAIL = 2000;
 /** How long a stop waits for a recorder that has not written its first frame yet. */
 const FIRST_FRAME_MS = 3000;
+/** The bound on painting masks over a finished clip (a re-encode, about a tenth of the clip's length here). */
+const MASK_BOUND_MS = 120_000;
+
+/**
+ * ffmpeg's arguments that paint boxes grey over a whole clip, into `out`: the
+ * fields a secret was typed into. The clip keeps its frames and its timing.
+ */
+export function maskArgs(file: string, boxes: readonly Box[], out: string): string[] {
+  // Out to even pixels on every side, so that the halved chroma of the clip's frames does not leave a tinted edge of the field.
+  const span = (from: number, size: number) => {
+    const start = Math.max(0, Math.floor(from / 2) * 2);
+    return [start, Math.max(2, Math.ceil((from + size) / 2) * 2 - start)];
+  };
+  const filters = boxes.map((b) => {
+    const [[x, w], [y, h]] = [span(b.x, b.width), span(b.y, b.height)];
+    return `drawbox=x=${x}:y=${y}:w=${w}:h=${h}:color=gray:t=fill`;
+  });
+  return [
+    '-hide_banner', '-loglevel', 'error', '-nostdin', '-i', file, '-vf', filters.join(','),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '30', '-pix_fmt', 'yuv420p', '-g', String(FPS),
+    '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-y', out,
+  ];
+}
 
 /**
  * ffmpeg's arguments: x11grab at 10 fps into H.264 (ultrafast, crf 30, about
@@ -51,7 +75,7 @@ export function ffmpegArgs(display: string, width: number, height: number, file:
 export class Dashcam {
   private current: {
     child: ChildProcess; file: string; startedAt: number | null; outTimeMs: number; stderr: string;
-    exited: Promise<void>; stopping: boolean; crash: string | null;
+    exited: Promise<void>; stopping: boolean; crash: string | null; masks: Box[];
   } | null = null;
 
   constructor(
@@ -81,7 +105,7 @@ export class Dashcam {
       return { file, warning: `the dashcam could not start ffmpeg: ${(error as Error).message}` };
     }
     const clip = {
-      child, file, startedAt: null as number | null, outTimeMs: 0, stderr: '', stopping: false, crash: null as string | null,
+      child, file, startedAt: null as number | null, outTimeMs: 0, stderr: '', stopping: false, crash: null as string | null, masks: [] as Box[],
       exited: new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.once('error', () => resolve()); }),
     };
     this.current = clip;
@@ -133,8 +157,31 @@ export class Dashcam {
       await clip.exited;
       clearTimeout(timer);
     }
+    const masking = clip.masks.length && fs.existsSync(clip.file) ? await this.paintMasks(clip.file, clip.masks) : null;
     const bytes = fs.existsSync(clip.file) ? fs.statSync(clip.file).size : 0;
-    return { file: clip.file, startedAt: clip.startedAt, durationMs: Math.round(clip.outTimeMs), bytes, warning: clip.crash };
+    return { file: clip.file, startedAt: clip.startedAt, durationMs: Math.round(clip.outTimeMs), bytes, warning: [clip.crash, masking].filter(Boolean).join('; ') || null };
+  }
+
+  /** A box of the screen (a field a secret was typed into) is painted grey over the current clip when it ends; false when no clip runs. */
+  mask(box: Box): boolean {
+    if (!this.current) return false;
+    this.current.masks.push(box);
+    return true;
+  }
+
+  /** Paints the masks over the finished clip; a clip that cannot be masked is removed rather than kept with a secret in it. Resolves to a warning, or null. */
+  private async paintMasks(file: string, masks: readonly Box[]): Promise<string | null> {
+    const out = `${file}.masked.mp4`;
+    const failed = await new Promise<string | null>((resolve) => {
+      execFile('ffmpeg', maskArgs(file, masks, out), { timeout: MASK_BOUND_MS }, (error, _stdout, stderr) => resolve(error ? (String(stderr).trim().split('\n').pop() || error.message) : null));
+    });
+    if (failed === null) {
+      fs.renameSync(out, file);
+      return null;
+    }
+    fs.rmSync(out, { force: true });
+    fs.rmSync(file, { force: true });
+    return `the clip was removed: the fields a secret was typed into could not be masked in it (${failed})`;
   }
 
   /** The pid of the running recorder (tests end it to see a crash handled). */

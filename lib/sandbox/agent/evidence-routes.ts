@@ -43,6 +43,11 @@ export function evidenceRoutes(dashcam: Dashcam, redraw: RedrawWatch): Record<st
       }
     },
     'POST /dashcam/stop': async () => ({ clip: await dashcam.stop() }),
+    'POST /dashcam/mask': async (body) => {
+      const box = body.box as Record<string, unknown> | undefined;
+      if (!box || !['x', 'y', 'width', 'height'].every((k) => typeof box[k] === 'number' && Number.isFinite(box[k]))) throw new RouteError(400, `'box' must be {x, y, width, height} in numbers, got ${JSON.stringify(body.box)}`);
+      return { masked: dashcam.mask({ x: box.x as number, y: box.y as number, width: box.width as number, height: box.height as number }) };
+    },
     'GET /dashcam/clip': async (_body, url, res) => {
       const name = url.searchParams.get('name') ?? '';
       if (!/^[\w.-]{1,120}$/.test(name)) throw new RouteError(400, `no clip named '${name}'`);
