@@ -35,14 +35,14 @@ function person(display: string) {
 }
 
 /** Records while `act` plays the person. */
-async function record(client: Client, act: (x: ReturnType<typeof person>, looks: () => Promise<void>) => Promise<void>) {
+async function record(client: Client, act: (x: ReturnType<typeof person>, looks: () => Promise<void>) => Promise<void>, looksBoundMs?: number) {
   const events: RecordedStep[] = [];
   const logs: string[] = [];
   client.getEmitter().on('recorder:step', (step: RecordedStep) => events.push(step));
   client.getEmitter().on('log:info', (line: string) => logs.push(line));
   const recorder: Recorder = await client.record();
   // A person looks before acting: each gesture waits until the recorder has caught up with the screen.
-  await act(person(client.getInstance()!.display!), () => recorder.idle());
+  await act(person(client.getInstance()!.display!), () => recorder.idle(looksBoundMs));
   const gherkin = await recorder.stop();
   return { gherkin, events, logs, recorder };
 }
@@ -502,13 +502,14 @@ test("in the live preview: the person uses the app on the page's screen, the ste
     await untilListed(["When I click the 'Save' button", "Then I should see 'Saved 1 time'", "When I hover over the 'Publish' button"]);
 
     // A check that a text holds, and one that a text is not shown (its text given in the page's prompt).
-    page.once('dialog', (dialog) => dialog.accept('Saved'));
+    const asked = (answer: string) => page.waitForEvent('dialog', { timeout: 10_000 }).then((dialog) => dialog.accept(answer));
+    const savedStatus = await client.find("'Saved 1 time'");
     await page.click('#tools [data-mode="contain"]');
-    await clickScreen(await client.find("'Saved 1 time'"));
-    page.once('dialog', (dialog) => dialog.accept('Error'));
-    await page.click('#not-see');
-    const final = ["When I click the 'Save' button", "Then I should see 'Saved 1 time'", "When I hover over the 'Publish' button",
-      "Then 'Saved 1 time' should contain the text 'Saved'", "Then I should not see 'Error'"];
+    await Promise.all([asked('Saved'), clickScreen(savedStatus)]);
+    const contained = ["When I click the 'Save' button", "Then I should see 'Saved 1 time'", "When I hover over the 'Publish' button", "Then 'Saved 1 time' should contain the text 'Saved'"];
+    await untilListed(contained);
+    await Promise.all([asked('Error'), page.click('#not-see')]);
+    const final = [...contained, "Then I should not see 'Error'"];
     await untilListed(final);
 
     // Stop on the page stops the recording: the screen takes no input any more.
@@ -572,10 +573,11 @@ test('an icon with no words is named by the vision model, where one is configure
     assert.ok(gear && gear.width > 30 && gear.width < 60, `the gear is on the screen (${JSON.stringify(gear)})`);
     await model.show({ screen, targets: { 'gear icon': [gear] } });
 
+    // The test model finds the part of the screen each picture shows by matching it against the whole (a second or more of work here, more on a loaded machine).
     const { gherkin } = await record(client, async (x, looks) => {
       x('mousemove', String(gear!.x + gear!.width / 2), String(gear!.y + gear!.height / 2), 'click', '1');
       await looks();
-    });
+    }, 40_000);
     assert.equal(gherkin, "When I click the 'gear icon'", JSON.stringify(model.requests.map((r) => [r.task, r.answer])));
     assert.ok(model.requests.some((r) => r.task === 'name'), 'the model was asked to name it');
     await client.disconnect();

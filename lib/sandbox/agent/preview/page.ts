@@ -122,13 +122,28 @@ export function previewPage(title: string): string {
     document.getElementById('undo').onclick = () => send({ action: 'undo' });
     document.getElementById('stop').onclick = () => { hint.textContent = 'Stopping…'; send({ action: 'stop' }); };
     addEventListener('keydown', (event) => { if (event.key === 'Escape' && mode !== 'use') setMode('use'); });
-    // A tool's click, caught before noVNC sees it, at the sandbox screen's own coordinates.
-    document.getElementById('screen').addEventListener('mousedown', (event) => {
+    // A tool's click, caught whole (press, release, click) before noVNC sees any of it, at the sandbox
+    // screen's own coordinates; the page is back in 'use' only once the button is up again.
+    const screenBox = document.getElementById('screen');
+    let swallowing = false;
+    for (const type of ['mouseup', 'click', 'contextmenu']) {
+      screenBox.addEventListener(type, (event) => {
+        if (!swallowing) return;
+        event.preventDefault();
+        event.stopPropagation();
+        if (type === 'mouseup') {
+          swallowing = false;
+          if (typeof mode !== 'object' || !mode.points.length || mode.points.length >= mode.need) setMode('use');
+        }
+      }, true);
+    }
+    screenBox.addEventListener('mousedown', (event) => {
       if (mode === 'use' || !state.active) return;
       const canvas = document.querySelector('#screen canvas');
       if (!canvas) return;
       event.preventDefault();
       event.stopPropagation();
+      swallowing = true;
       const box = canvas.getBoundingClientRect();
       const at = { x: Math.round((event.clientX - box.left) * canvas.width / box.width), y: Math.round((event.clientY - box.top) * canvas.height / box.height) };
       if (typeof mode === 'object') {
@@ -138,10 +153,13 @@ export function previewPage(title: string): string {
       } else if (mode === 'see') send({ action: 'check', kind: 'see', at });
       else if (mode === 'hover') send({ action: 'hover', at });
       else if (mode === 'contain') {
-        const text = prompt('The text it should contain:');
-        if (text) send({ action: 'check', kind: 'contain', at, text });
+        const kind = mode;
+        // The prompt comes after the release, which it would otherwise swallow.
+        setTimeout(() => {
+          const text = prompt('The text it should contain:');
+          if (text) send({ action: 'check', kind, at, text });
+        });
       }
-      setMode('use');
     }, true);
     const button = (label, action) => {
       const b = document.createElement('button');
