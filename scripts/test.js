@@ -33,5 +33,7 @@ const result = spawnSync(process.execPath, ['-r', './lib/runtime/register.js', '
   cwd: root, stdio: 'inherit',
   env: { ...process.env, GLANCE_TEST_ROOT: suiteRoot, GLANCE_TEST_BASELINE: baseline },
 });
+// A failure may come from a sandbox that ended early: say how each agent ended before its log goes with the folder.
+if (result.status !== 0) for (const line of require('./agent-endings').agentEndings(suiteRoot)) console.log(line);
 fs.rmSync(suiteRoot, { recursive: true, force: true });
 process.exit(result.status ?? 1);
