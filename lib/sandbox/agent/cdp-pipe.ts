@@ -24,7 +24,12 @@ export class CdpPipe {
   constructor(private readonly input: Writable, output: Readable) {
     output.setEncoding('utf8');
     output.on('data', (chunk: string) => this.receive(chunk));
-    output.on('close', () => this.failAll(new Error('Chromium closed its debugging pipe')));
+    // A browser that ended (killed from outside, too) closes or breaks either end: every call
+    // waiting for an answer fails then, and the error must not end the agent.
+    const gone = () => this.failAll(new Error('Chromium closed its debugging pipe'));
+    output.on('close', gone);
+    input.on('close', gone);
+    output.on('error', (e) => this.failAll(e));
     input.on('error', (e) => this.failAll(e));
   }
 
@@ -70,9 +75,14 @@ export class CdpPipe {
 
   send<T = any>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
     const id = this.nextId++;
+    // A call to a browser that is gone would wait for ever: nothing answers, and a closed stream drops the write.
+    if (this.closed) return Promise.reject(new Error(`Chromium closed its debugging pipe (${method} not sent)`));
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.input.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+      this.input.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`, (error) => {
+        if (!error || !this.pending.delete(id)) return;
+        reject(new Error(`Chromium's debugging pipe took no more calls (${method}): ${error.message}`));
+      });
     });
   }
 
