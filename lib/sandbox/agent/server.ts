@@ -1,5 +1,5 @@
 import http from 'http';
-import { timingSafeEqual } from 'crypto';
+import { bearerToken, readBody, sameSecret } from './http-requests';
 import { Driver, MouseButton, ScrollDirection } from './driver';
 import { Launcher } from './launcher';
 import { Lifetime } from './lifetime';
@@ -263,32 +263,16 @@ async function requireKeyboardFocus(driver: Driver, what: string): Promise<void>
   throw new HttpError(409, `No window has the keyboard focus, so ${what} would go nowhere. ${open ? `Click into a window first, or focus one (open: ${open}).` : 'No window is open: launch a program first.'}`);
 }
 
-function authorized(req: http.IncomingMessage, token: string): boolean {
-  const header = req.headers.authorization ?? '';
-  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function readBody(req: http.IncomingMessage): Promise<Body> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) reject(new HttpError(413, 'request body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!chunks.length) return resolve({});
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      } catch {
-        reject(new HttpError(400, 'request body is not JSON'));
-      }
-    });
-    req.on('error', reject);
-  });
+/** The request's JSON body; an empty body is {}. */
+async function readJson(req: http.IncomingMessage): Promise<Body> {
+  const bytes = await readBody(req, MAX_BODY);
+  if (!bytes) throw new HttpError(413, `the request body is larger than ${MAX_BODY} bytes`);
+  if (!bytes.length) return {};
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'request body is not JSON');
+  }
 }
 
 /**
@@ -309,11 +293,13 @@ export function createAgentServer(ctx: AgentContext): http.Server {
       res.end(json);
     };
     try {
-      if (!authorized(req, ctx.token)) throw new HttpError(401, 'missing or wrong agent token');
+      if (!sameSecret(bearerToken(req), ctx.token)) throw new HttpError(401, 'missing or wrong agent token');
       const handler = table[`${req.method} ${url.pathname}`];
       if (!handler) throw new HttpError(404, `no such agent route: ${req.method} ${url.pathname}`);
-      ctx.lifetime?.renew();
-      const result = await handler(await readBody(req), url, res);
+      // Held until answered, or until the client's connection goes (a client that died asks nothing more).
+      ctx.lifetime?.requestStarted();
+      res.once('close', () => ctx.lifetime?.requestEnded());
+      const result = await handler(await readJson(req), url, res);
       if (!res.headersSent) send(200, result ?? {});
     } catch (error) {
       const { status: given, code } = error as { status?: unknown; code?: string };

@@ -1,4 +1,3 @@
-import type http from 'http';
 import { Wakeup } from '../../../util/wait';
 
 /**
@@ -137,16 +136,3 @@ export class RecordingPanel {
 
 export const PANEL_LIMITS = { state: MAX_STATE, picture: MAX_PICTURE, command: MAX_COMMAND };
 
-/** The body of a request, up to `max` bytes; null when it is longer. */
-export function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | null> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size <= max ? Buffer.concat(chunks) : null));
-    req.on('error', () => resolve(null));
-  });
-}

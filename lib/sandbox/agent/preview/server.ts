@@ -2,11 +2,11 @@ import fs from 'fs';
 import http from 'http';
 import net from 'net';
 import path from 'path';
-import { timingSafeEqual } from 'crypto';
 import { WebSocketServer } from 'ws';
 import { previewKey } from '../../preview-key';
 import { previewPage } from './page';
-import { PANEL_LIMITS, readBody, RecordingPanel } from './recording-panel';
+import { bearerToken, readBody, sameSecret } from '../http-requests';
+import { PANEL_LIMITS, RecordingPanel } from './recording-panel';
 
 /** One line of the command log, as the client sends it (already masked). */
 export interface PreviewLogEntry {
@@ -20,12 +20,6 @@ const MAX_BODY = 256 * 1024;
 /** noVNC's ES modules, served as they are: the page imports core/rfb.js, which imports the rest. */
 function novncRoot(): string {
   return path.resolve(path.dirname(require.resolve('@novnc/novnc')), '..');
-}
-
-function same(given: string | null | undefined, expected: string): boolean {
-  const a = Buffer.from(given ?? '');
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**
@@ -60,9 +54,8 @@ export async function startPreviewServer(options: { token: string; vncPort: numb
     };
     /** A change the panel took (204), or refused with its reason. */
     const done = (refused: string | null, status: number) => (refused ? fail(status, refused) : res.writeHead(204).end());
-    const withKey = () => same(url.searchParams.get('key'), key);
-    const header = req.headers.authorization ?? '';
-    const withToken = () => same(header.startsWith('Bearer ') ? header.slice(7) : '', options.token);
+    const withKey = () => sameSecret(url.searchParams.get('key'), key);
+    const withToken = () => sameSecret(bearerToken(req), options.token);
     const jsonBody = async (max: number): Promise<unknown> => {
       const body = await readBody(req, max);
       if (!body) return undefined;
@@ -82,7 +75,7 @@ export async function startPreviewServer(options: { token: string; vncPort: numb
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
       fs.createReadStream(file).pipe(res);
     } else if (req.method === 'GET' && url.pathname === '/log') {
-      if (!same(url.searchParams.get('key'), key)) return fail(401, 'the preview needs its key');
+      if (!withKey()) return fail(401, 'the preview needs its key');
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       for (const entry of entries) res.write(`data: ${JSON.stringify(entry)}\n\n`);
       if (panel.current.active || panel.current.steps.length) res.write(`event: recording\ndata: ${JSON.stringify(panel.current)}\n\n`);
@@ -134,7 +127,7 @@ export async function startPreviewServer(options: { token: string; vncPort: numb
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://preview');
-    if (url.pathname !== '/vnc' || !same(url.searchParams.get('key'), key)) {
+    if (url.pathname !== '/vnc' || !sameSecret(url.searchParams.get('key'), key)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n');
       return;
     }
