@@ -80,7 +80,7 @@ test('every family: the model answers in its own convention and the click lands 
     const before = server.requests.length;
     for (const description of ['the gear icon', 'the blue square', 'the picture of a mountain']) {
       const element = await client.find(description, { timeout: 0 });
-      assert.equal(element.found(), true, `${label}: '${description}' found (${element.reason})`);
+      assert.equal(element.found(), true, `${label}: '${description}' found (${element.reason}; the model answered: ${server.requests.at(-1)?.answer ?? 'nothing'})`);
       assert.equal(element.engine, 'vision');
       assert.ok(truthOf(description).some((box) => inside({ x: element.centerX!, y: element.centerY! }, box)), `${label}: '${description}' at ${element.centerX},${element.centerY} lies inside ${JSON.stringify(truthOf(description))}`);
     }

@@ -2,6 +2,8 @@ import { Readable, Writable } from 'stream';
 
 /** How long the page may take to report the pointer's motion before Glance goes on without it. */
 const POINTER_PROOF_MS = 3000;
+/** How long a page's first paint may take to reach the screen before Glance goes on without its proof (a blank page has none). */
+const PRESENTED_BOUND_MS = 1000;
 /** How long a motion may take to reach the page before the pointer moves again (a move costs nothing). */
 const POINTER_ECHO_MS = 50;
 
@@ -87,8 +89,13 @@ export class CdpPipe {
   }
 
   /**
-   * Resolves once the page target (by default the first) has loaded and painted two frames.
-   * A page that loaded and painted nothing (about:blank asked for) is loaded.
+   * Resolves once the page target (by default the first) has loaded, painted
+   * two frames, and its first paint is on the screen. A frame the page has
+   * drawn reaches the X server later, through the browser's compositor; the
+   * page's paint timing is reported only once it has been presented, so its
+   * entry is the proof. A page that paints nothing to show (a blank one) has
+   * none, and is taken as it is after a bound. A page that loaded and painted
+   * nothing (about:blank asked for) is loaded.
    */
   async waitForPaintedPage(url: string, deadline: number, target?: string): Promise<void> {
     const started = Date.now();
@@ -106,7 +113,11 @@ export class CdpPipe {
     // commit destroys the context an evaluation ran in. Both mean: ask again.
     const blankIsTheUrl = url.trim().toLowerCase() === 'about:blank';
     const painted = `location.href === 'about:blank' && ${!blankIsTheUrl} ? 'blank' : new Promise((resolve) => {
-      const paint = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve('painted')));
+      const shown = () => {
+        const timer = setTimeout(() => resolve('painted'), ${PRESENTED_BOUND_MS});
+        new PerformanceObserver((_, observer) => { observer.disconnect(); clearTimeout(timer); resolve('painted'); }).observe({ type: 'paint', buffered: true });
+      };
+      const paint = () => requestAnimationFrame(() => requestAnimationFrame(shown));
       if (document.readyState === 'complete') paint(); else addEventListener('load', paint, { once: true });
     })`;
     for (;;) {
