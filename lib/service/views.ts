@@ -16,8 +16,13 @@ import { inQuotes } from '../util/quotes';
 
 /** The recorder's views kept per session: a gesture is described on the view taken just before it. */
 const VIEWS_KEPT = 8;
-/** The bound on reading the tree for a view. */
-const VIEW_TREE_BOUND_MS = 1500;
+/**
+ * Reading the tree for a view is patient: a description made on a tree cut
+ * short, or without a browser that was slow to answer on a loaded machine,
+ * names the element worse ("'Email me updates'" for the checkbox it labels),
+ * and a person's pace leaves the time.
+ */
+const VIEW_TREE = { deadlineMs: 5000, appIdleMs: 1500 };
 /** Reads of the tree for one view, at most, while the screen keeps changing around them. */
 const VIEW_LOOKS = 3;
 /** Texts that appeared, at most, that one action suggests checking. */
@@ -49,7 +54,7 @@ export class RecorderViews {
     let screen = await this.captureScreen();
     let tree = empty;
     for (let look = 0; look < VIEW_LOOKS; look++) {
-      tree = await this.agent.a11ySnapshot({ deadlineMs: VIEW_TREE_BOUND_MS }).catch(() => empty);
+      tree = await this.agent.a11ySnapshot(VIEW_TREE).catch(() => empty);
       const after = await this.captureScreen();
       // A caret that blinked meanwhile is no change.
       if (!changedBeyondCaret(sampleFrame(screen), sampleFrame(after), screen.width)) break;

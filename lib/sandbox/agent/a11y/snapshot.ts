@@ -118,7 +118,9 @@ export class A11yReader {
     // The bus daemon answers this, not the application: it costs no time even when the application hangs.
     const pid = await bus.pidOf(busName);
     const occlusion = new Occlusion(stack, pid);
-    const watchdog = new Watchdog(this.hung.has(busName) ? Math.min(idleMs, HUNG_AGAIN_IDLE_MS) : idleMs, deadline);
+    // A caller that asks for more patience than the default (the recorder's views) gets it, hung before or not.
+    const shortened = this.hung.has(busName) && idleMs <= SNAPSHOT_DEFAULTS.appIdleMs;
+    const watchdog = new Watchdog(shortened ? Math.min(idleMs, HUNG_AGAIN_IDLE_MS) : idleMs, deadline);
     let roles = this.roles.get(busName);
     // Objects come and go; past this many, start over rather than keep the dead ones.
     if (!roles || roles.size > MAX_KNOWN_ROLES) this.roles.set(busName, (roles = new Map()));
