@@ -8,6 +8,12 @@ export interface PageActivity {
   /** True while a page load that was asked for at or after `since` (ms since the epoch) has not finished. */
   loadingSince(since: number): boolean;
   /**
+   * True once a page load asked for at or after `since` has finished. Its
+   * page may not be on the screen yet, and a busy agent can hear of the
+   * whole load at once, between two looks at the screen.
+   */
+  loadedSince(since: number): boolean;
+  /**
    * Resolves once every visible page has drawn a frame after now: input that
    * reached it by now has been handled. Input sent at or after `since` that a
    * page has not reported counts as handled once a page navigates after
@@ -25,7 +31,7 @@ export interface PageActivity {
 }
 
 export const NO_PAGES: PageActivity = {
-  loadingSince: () => false, inputHandled: async () => undefined, inputsHandled: () => 0, hasBrowser: () => false, ownsWindow: () => false, awaitReleases: () => undefined,
+  loadingSince: () => false, loadedSince: () => false, inputHandled: async () => undefined, inputsHandled: () => 0, hasBrowser: () => false, ownsWindow: () => false, awaitReleases: () => undefined,
 };
 
 /** A navigation asked for that has not started loading by then was cancelled (a download, a handler that said no). */
@@ -47,6 +53,8 @@ const REQUEST_TO_LOAD_MS = 1000;
 export class PageLoads implements PageActivity {
   /** Pages whose load was asked for or is under way, by DevTools session, with when it was asked for. */
   private readonly loading = new Map<string, { since: number; started: boolean }>();
+  /** When the last load that finished was asked for. */
+  private finishedAskedAt = 0;
   /** The page each session is attached to: its main frame has the page's target id. */
   private readonly pages = new Map<string, string>();
   private cdp: CdpPipe | null = null;
@@ -109,9 +117,14 @@ export class PageLoads implements PageActivity {
       case 'Page.frameStartedLoading':
         this.loading.set(sessionId, { since: this.loading.get(sessionId)?.since ?? Date.now(), started: true });
         break;
-      case 'Page.frameStoppedLoading':
+      case 'Page.frameStoppedLoading': {
+        const load = this.loading.get(sessionId);
+        if (load?.started) this.finishedAskedAt = Math.max(this.finishedAskedAt, load.since);
+        this.loading.delete(sessionId);
+        break;
+      }
       case 'Page.frameClearedScheduledNavigation':
-        if (method === 'Page.frameStoppedLoading' || !this.loading.get(sessionId)?.started) this.loading.delete(sessionId);
+        if (!this.loading.get(sessionId)?.started) this.loading.delete(sessionId);
         break;
       default:
         break;
@@ -124,6 +137,10 @@ export class PageLoads implements PageActivity {
       if (load.since >= since && (load.started || now - load.since < REQUEST_TO_LOAD_MS)) return true;
     }
     return false;
+  }
+
+  loadedSince(since: number): boolean {
+    return this.finishedAskedAt >= since;
   }
 
   inputsHandled(): number {

@@ -91,14 +91,14 @@ export class RedrawWatch {
     if (mark && request.threshold !== false) {
       let handled = false;
       void this.pages.inputHandled(Math.min(INPUT_TURN_MS, request.timeoutMs), mark.at).then(() => { handled = true; });
-      const pages = { handled: () => handled, loading: () => this.pages.loadingSince(mark.at) };
+      const pages = { handled: () => handled, loading: () => this.pages.loadingSince(mark.at), loaded: () => this.pages.loadedSince(mark.at) };
       ({ changed, settled, share } = await this.screen(mark.look, pages, request.threshold, deadline));
     }
     const networkQuiet = request.network ? await this.networkQuiet(deadline) : null;
     return { changed, settled, changedShare: Math.round(share * 10000) / 10000, networkQuiet, waitedMs: Date.now() - started };
   }
 
-  private async screen(before: Uint32Array, pages: { handled(): boolean; loading(): boolean }, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
+  private async screen(before: Uint32Array, pages: { handled(): boolean; loading(): boolean; loaded(): boolean }, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
     const acted = Date.now();
     let share = 0;
     let grown = 0;
@@ -110,11 +110,12 @@ export class RedrawWatch {
     // or one that stopped growing below the threshold (a hover tint, a
     // spinner), and the action is done. A browser page that has not yet
     // handled the action, or loads what it asked for, has a redraw on its
-    // way: the old page stays on the screen until the new one paints.
+    // way: the old page stays on the screen until the new one paints, and
+    // a load that already finished may not have painted yet.
     for (;;) {
       current = await this.look();
       share = changedShare(before, current);
-      if (share > threshold || pages.loading()) break;
+      if (share > threshold || pages.loading() || pages.loaded()) break;
       const now = Date.now();
       if (share > grown + MOTION_FLOOR) {
         grown = share;
