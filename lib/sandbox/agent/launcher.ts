@@ -182,8 +182,7 @@ export class Launcher {
   async endPrograms(): Promise<number> {
     const browser = await this.releaseBrowser();
     const ended = await endMarkedPrograms(this.space, this.driver, DEFAULT_REAP_BOUNDS, browser?.pids);
-    this.space.sessions.clear();
-    if (browser) this.space.sessions.add(browser.session);
+    this.space.sessions.keepOnly(browser?.session ?? null);
     this.removeProfiles();
     return ended;
   }

@@ -2,6 +2,7 @@ import fs from 'fs';
 import type { Driver } from './driver';
 import { PROGRAM_MARK } from './program-env';
 import { procStat } from '../process-identity';
+import type { ProgramSessions } from './program-sessions';
 import { sleep } from '../../util/wait';
 
 /**
@@ -26,7 +27,7 @@ const LOOK_EVERY_MS = 25;
 /** What marks a sandbox's programs: its variable's value, and the sessions they were started in. */
 export interface ProgramMarks {
   mark: string;
-  sessions: ReadonlySet<number>;
+  sessions: Pick<ProgramSessions, 'holds'>;
 }
 
 /** Pids of the live processes in one of `sessions`, or whose environment holds `PROGRAM_MARK=<mark>`. */
@@ -39,7 +40,7 @@ export function markedProcesses({ mark, sessions }: ProgramMarks): number[] {
     try {
       const stat = procStat(entry);
       if (!stat) continue;
-      if (sessions.has(stat.session)) {
+      if (sessions.holds(stat)) {
         pids.push(Number(entry));
         continue;
       }

@@ -2,6 +2,7 @@ import type { ChildProcess, StdioOptions } from 'child_process';
 import type { ProcessGroup } from './processes';
 import type { SandboxUser } from './sandbox-user';
 import { PROGRAM_MARK } from './program-env';
+import { ProgramSessions } from './program-sessions';
 
 /**
  * Where and as whom the programs of a sandbox run: what `I launch …`,
@@ -15,7 +16,7 @@ import { PROGRAM_MARK } from './program-env';
 export class ProgramSpace {
   readonly env: NodeJS.ProcessEnv;
   /** The sessions of the programs started since the last reset: each program starts one of its own. */
-  readonly sessions = new Set<number>();
+  readonly sessions = new ProgramSessions();
 
   constructor(
     env: NodeJS.ProcessEnv,
