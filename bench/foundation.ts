@@ -4,6 +4,7 @@ import { serveFolder } from '../lib/util/static-server';
 import { waitFor } from '../lib/util/wait';
 import { FIXTURES, newClient, testState } from '../test/helpers/glance';
 import { Figure, figure, sample, withRatio } from './stats';
+import { playwrightPageOpen } from './playwright/page-open';
 
 /** Sandbox start, screenshots, click latency and reconnect: the foundation's figures. */
 export async function foundationBench(): Promise<Figure[]> {
@@ -32,7 +33,11 @@ export async function foundationBench(): Promise<Figure[]> {
       startTimes.push(performance.now() - t);
       await client.disconnect();
     }
-    figures.push(start, figure('sandbox start + Chromium page visible', startTimes, '<= 1500'));
+    // The same page opened by Playwright with the same Chromium, in this run: the machine's own cost of a browser and a page.
+    const playwright = await playwrightPageOpen(page, 5);
+    const playwrightCold = figure('baseline: Playwright, Chromium launched and its first page loaded (headless)', playwright.cold);
+    const playwrightWarm = figure('baseline: Playwright, a new context and page of a running Chromium, loaded (headless)', playwright.warm);
+    figures.push(start, withRatio(figure('sandbox start + Chromium page visible', startTimes, '<= 1500'), playwrightCold), playwrightCold, playwrightWarm);
 
     // Input latency itself: the redraw wait (bench evidence) would hold the click until the change settled.
     const client = await fresh({ redraw: false });
@@ -68,7 +73,7 @@ export async function foundationBench(): Promise<Figure[]> {
       await client.provision.chrome({ url: page });
       warmOpen.push(performance.now() - t);
     }
-    figures.push(figure('provision.chrome in a reused sandbox (a fresh context of the kept Chromium)', warmOpen, '<= 250'));
+    figures.push(withRatio(figure('provision.chrome in a reused sandbox (a fresh context of the kept Chromium)', warmOpen, '<= 250'), playwrightWarm));
     await client.disconnect();
 
     const reconnect = figure('reconnect (rejoin by sandboxId)', await reconnectTimes(state, instance.instanceId), '<= 200');
