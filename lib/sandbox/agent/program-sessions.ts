@@ -27,9 +27,9 @@ export class ProgramSessions {
    * session's id is a live process, that process must be the leader noted.
    */
   holds(stat: ProcessStat): boolean {
-    if (!this.leaders.has(stat.session)) return false;
     const leaderStart = this.leaders.get(stat.session);
-    if (leaderStart === null || leaderStart === undefined) return true;
+    if (leaderStart === undefined) return false;
+    if (leaderStart === null) return true;
     if (stat.startTime < leaderStart) return false;
     const leaderNow = procStat(stat.session);
     return !leaderNow || leaderNow.startTime === leaderStart;
