@@ -205,7 +205,7 @@ test('redraw: on a screen that never holds still, the wait ends at redraw.timeou
     await client.click(900, 700); // the page itself is still; the animation is not
     const took = performance.now() - t;
     const redraw = events.at(-1)!.redraw!;
-    assert.equal(redraw.settled, false, 'the screen kept moving');
+    assert.equal(redraw.settled, false, `the screen kept moving (${i}: ${JSON.stringify(redraw)})`);
     assert.ok(redraw.waitedMs >= 650 && redraw.waitedMs <= 900, `the wait ended at the timeout (${redraw.waitedMs} ms)`);
     assert.ok(took < 3000, `the click returned (${took.toFixed(0)} ms)`);
   }

@@ -62,3 +62,44 @@ test('redraw: a load asked for before the action is not taken for its redraw', a
   assert.equal(outcome.changed, false, 'nothing changed');
   assert.ok(outcome.waitedMs < 20 + CHANGE_WINDOW_MS + 150, `the wait ended once the page had handled the click (${outcome.waitedMs} ms)`);
 });
+
+/**
+ * A browser animating for `runsMs` after the action, one frame every 16 ms,
+ * that draws nothing between `stallFromMs` and `stallToMs` (a starved
+ * machine): the screen holds still in the middle of the animation, and the
+ * pages draw their next frames only once the stall is over.
+ */
+function animationThatStalls(runsMs: number, stallFromMs: number, stallToMs: number) {
+  let actedAt = Infinity;
+  const since = () => Date.now() - actedAt;
+  const frameAt = (ms: number) => {
+    if (ms < 0) return 0;
+    const drawn = ms >= stallFromMs && ms < stallToMs ? stallFromMs : Math.min(ms, runsMs);
+    return Math.floor(drawn / 16) + 1;
+  };
+  const pages: PageActivity = {
+    ...NO_PAGES,
+    hasBrowser: () => true,
+    framesDrawn: () => {
+      const at = since();
+      const drawsFrom = at >= stallFromMs && at < stallToMs ? stallToMs : at;
+      return new Promise((resolve) => setTimeout(resolve, drawsFrom - at + 33));
+    },
+  };
+  return {
+    act: () => { actedAt = Date.now(); },
+    capture: async () => frameOf(0x100000 + frameAt(since())),
+    pages,
+  };
+}
+
+test('redraw: a screen that holds still because the machine draws no frames is not taken as settled', async () => {
+  const screen = animationThatStalls(500, 150, 260);
+  const watch = new RedrawWatch(screen.capture, async () => true, screen.pages);
+  await watch.mark('click');
+  screen.act();
+  const outcome = await watch.wait('click', REQUEST);
+  assert.equal(outcome.changed, true);
+  assert.equal(outcome.settled, true, `the animation ended and the screen settled (${JSON.stringify(outcome)})`);
+  assert.ok(outcome.waitedMs >= 500, `the wait outlasted the 110 ms without frames, to the animation's end (${outcome.waitedMs} ms)`);
+});

@@ -20,6 +20,13 @@ export interface PageActivity {
    * `since` (a link's click leaves the page before its report arrives).
    */
   inputHandled(timeoutMs: number, since?: number): Promise<void>;
+  /**
+   * Resolves once every visible page has drawn two frames after now, or
+   * after `timeoutMs`: motion a page had under way when asked has reached the
+   * screen. A starved machine can draw no frame for longer than a still
+   * screen's quiet window, in the middle of an animation.
+   */
+  framesDrawn(timeoutMs: number): Promise<void>;
   /** How many input releases (pointer or key) the pages have reported handled so far. */
   inputsHandled(): number;
   /** Whether a browser runs whose pages report their input. */
@@ -31,7 +38,7 @@ export interface PageActivity {
 }
 
 export const NO_PAGES: PageActivity = {
-  loadingSince: () => false, loadedSince: () => false, inputHandled: async () => undefined, inputsHandled: () => 0, hasBrowser: () => false, ownsWindow: () => false, awaitReleases: () => undefined,
+  loadingSince: () => false, loadedSince: () => false, inputHandled: async () => undefined, framesDrawn: async () => undefined, inputsHandled: () => 0, hasBrowser: () => false, ownsWindow: () => false, awaitReleases: () => undefined,
 };
 
 /** A navigation asked for that has not started loading by then was cancelled (a download, a handler that said no). */
@@ -170,17 +177,29 @@ export class PageLoads implements PageActivity {
   }
 
   async inputHandled(timeoutMs: number, since = Date.now()): Promise<void> {
-    const cdp = this.cdp;
-    if (!cdp?.open || !this.pages.size) return;
+    if (!this.cdp?.open || !this.pages.size) return;
     // Input sent to a page: until the page reports it, it may still be on its way, and a frame drawn
     // meanwhile would prove nothing. A page busy in the input's handler reports it once the handler is done;
     // one that navigated has handled it (its report may never come: the document is gone).
     const reported = Promise.race([this.echoes.reached(this.awaited, timeoutMs), this.navigationSince(since, timeoutMs)]);
-    // A hidden page draws no frames: it answers at once.
-    const frame = "document.hidden || new Promise((resolve) => requestAnimationFrame(() => resolve(true)))";
-    const frames = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frame, awaitPromise: true }, session).catch(() => undefined));
+    await this.drawn(1, timeoutMs, reported);
+  }
+
+  framesDrawn(timeoutMs: number): Promise<void> {
+    return this.drawn(2, timeoutMs);
+  }
+
+  /** Resolves once every visible page has drawn `frames` frames after now (and `also` has resolved), or after `timeoutMs`. */
+  private async drawn(frames: 1 | 2, timeoutMs: number, also?: Promise<unknown>): Promise<void> {
+    const cdp = this.cdp;
+    if (!cdp?.open || !this.pages.size) return;
+    // A hidden page draws no frames: it answers at once. The second frame starts once the first was handed on for the screen.
+    const frame = frames === 1
+      ? 'document.hidden || new Promise((resolve) => requestAnimationFrame(() => resolve(true)))'
+      : 'document.hidden || new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
+    const drawn = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frame, awaitPromise: true }, session).catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all([...frames, reported]), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
+    await Promise.race([Promise.all([...drawn, also]), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
     clearTimeout(timer);
   }
 }

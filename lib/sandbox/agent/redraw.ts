@@ -136,10 +136,64 @@ export class RedrawWatch {
       loadedAt ??= Date.now();
       return Date.now() - loadedAt < PAINT_AFTER_LOAD_MS;
     };
-    const { settled } = await holdStill(() => this.look(), (previous, next) => {
+    const drawn = new DrawnSinceMotion((timeoutMs) => this.pages.framesDrawn(timeoutMs), deadline);
+    const look = async () => {
+      const at = Date.now();
+      const next = await this.look();
+      drawn.looked(at);
+      return next;
+    };
+    const { settled } = await holdStill(look, (previous, next) => {
       share = Math.max(share, changedShare(before, next));
-      return changedShare(previous, next) > floor || !pages.handled() || pages.loading() || unpainted(next);
-    }, { quietMs: QUIET_MS, everyMs: LOOK_EVERY_MS, deadline, first: current });
+      const moved = changedShare(previous, next) > floor || !pages.handled() || pages.loading() || unpainted(next);
+      if (moved) drawn.moved();
+      return moved;
+    }, { quietMs: () => (drawn.confirmed() ? QUIET_MS : Infinity), everyMs: LOOK_EVERY_MS, deadline, first: current });
     return { changed: true, settled, share };
+  }
+}
+
+/**
+ * Whether the browser's pages have drawn since the screen last moved. A
+ * quiet window proves a still screen only if frames were drawn in it: a
+ * starved machine can draw none for longer than QUIET_MS in the middle of an
+ * animation, and the screen then looks still. One ask for two frames is
+ * under way at a time; once an ask made after the last motion has come back
+ * and a look was taken after it, the quiet counts. Where no browser runs,
+ * the ask comes back at once.
+ */
+class DrawnSinceMotion {
+  private motionAt = Date.now();
+  private asking = false;
+  /** When an ask made after the last motion came back (null: none yet). */
+  private drawnAt: number | null = null;
+  private lookedAt = 0;
+
+  constructor(private readonly framesDrawn: (timeoutMs: number) => Promise<void>, private readonly deadline: number) {
+    this.ask();
+  }
+
+  private ask(): void {
+    const askedAt = Date.now();
+    this.asking = true;
+    void this.framesDrawn(Math.max(0, Math.min(INPUT_TURN_MS, this.deadline - askedAt))).then(() => {
+      this.asking = false;
+      if (askedAt >= this.motionAt) this.drawnAt = Date.now();
+      else this.ask();
+    });
+  }
+
+  moved(): void {
+    this.motionAt = Date.now();
+    this.drawnAt = null;
+    if (!this.asking) this.ask();
+  }
+
+  looked(at: number): void {
+    this.lookedAt = at;
+  }
+
+  confirmed(): boolean {
+    return this.drawnAt !== null && this.lookedAt >= this.drawnAt;
   }
 }
