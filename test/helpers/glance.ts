@@ -6,7 +6,7 @@ import type { ClientOptions } from '../../lib/config/options';
 import { openDb } from '../../lib/store/db';
 import { createApiKey } from '../../lib/service/api-keys';
 import { serveFolder } from '../../lib/util/static-server';
-import { sleep, waitFor } from '../../lib/util/wait';
+import { waitFor } from '../../lib/util/wait';
 import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -72,8 +72,10 @@ export function cleanupAfterFile(state: { stateDir: string }, after: (fn: () => 
   after(async () => {
     for (const client of clients) await client.disconnect();
     const registry = new SandboxRegistry(state.stateDir);
-    for (const record of registry.list().filter((r) => r.state === 'running' && processAlive(r.pid))) process.kill(record.pid, 'SIGTERM');
-    await sleep(500);
+    const left = registry.list().filter((r) => r.state === 'running' && processAlive(r.pid)).map((r) => r.pid);
+    for (const pid of left) process.kill(pid, 'SIGTERM');
+    // An agent told to end stops its desktop before it exits: the next file starts on a machine without it.
+    await waitFor('the sandboxes left running to end', () => left.every((pid) => !processAlive(pid)), { timeoutMs: 10_000 });
   });
   return clients;
 }
