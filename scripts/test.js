@@ -2,7 +2,8 @@
 'use strict';
 // Runs the test suite with node's test runner, against the build in dist/:
 // it builds first, and lib/runtime/register.js loads Glance from there while
-// the test files themselves run through ts-node. Before the tests start, it
+// the test files themselves run transpiled (all of them ahead, here, into a
+// cache every test process reads). Before the tests start, it
 // notes the desktop processes already running, so the last test can prove that
 // the suite leaked none of its own.
 const { execFileSync, spawnSync } = require('child_process');
@@ -15,11 +16,13 @@ const root = path.resolve(__dirname, '..');
 const build = spawnSync(process.execPath, [path.join(__dirname, 'build.js')], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0 && build.status !== 2) process.exit(build.status ?? 1);
 
+require('../lib/runtime/transpile-cache').transpileAhead([path.join(root, 'test')]);
+
 const only = process.argv.slice(2);
 const collect = (dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f));
 
 const suiteRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-test-'));
-// The runner starts a process per file, about a second each with ts-node: the unit files, which start
+// The runner starts a process per file, about half a second each: the unit files, which start
 // no sandbox, share one process (an entry that loads them all); the integration files keep their own.
 const unitEntry = path.join(suiteRoot, 'unit.test.js');
 fs.writeFileSync(unitEntry, collect('test/unit').map((f) => `require(${JSON.stringify(path.join(root, f))});`).join('\n'));

@@ -1,17 +1,26 @@
 'use strict';
 // For Glance's own TypeScript tests, benchmarks, examples and scripts
-// (`node -r ./lib/runtime/register.js file.ts`): they run through ts-node,
-// transpiled only (type checking is `npm run typecheck`'s job), while whatever
-// they import of lib/, steps/ and support/ loads from the build in dist/, the
-// code that ships. Glance itself never needs this: its entries load dist/.
+// (`node -r ./lib/runtime/register.js file.ts`): they run transpiled only
+// (type checking is `npm run typecheck`'s job), while whatever they import of
+// lib/, steps/ and support/ loads from the build in dist/, the code that
+// ships. Glance itself never needs this: its entries load dist/.
 const fs = require('fs');
 const Module = require('module');
 const path = require('path');
 const { root, dist } = require('./compiled');
+const { transpiled } = require('./transpile-cache');
 
 if (!process[Symbol.for('glance.tsRegistered')]) {
   process[Symbol.for('glance.tsRegistered')] = true;
-  require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json'), scope: true, scopeDir: root });
+  // Stack traces name the TypeScript lines.
+  process.setSourceMapsEnabled(true);
+
+  const inRepo = (file) => file.startsWith(root + path.sep) && !file.includes(`${path.sep}node_modules${path.sep}`);
+  const loadJs = Module._extensions['.js'];
+  Module._extensions['.ts'] = function loadTypeScript(module, file) {
+    if (!inRepo(file)) return loadJs(module, file);
+    module._compile(transpiled(file), file);
+  };
 
   const built = ['lib', 'steps', 'support'].map((dir) => path.join(root, dir) + path.sep);
   const resolve = Module._resolveFilename;
