@@ -8,7 +8,8 @@ import { DEFAULT_STATE_DIR, defaultStateDir } from '../config/state-dir';
 
 /**
  * `glance init`: the state database, a team and an API key. The key goes to
- * .env as GLANCE_API_KEY; .env and .glance/ are added to .gitignore.
+ * .env as GLANCE_API_KEY; .env and the state folder (.glance/, when it is
+ * inside the project) are added to .gitignore.
  * Idempotent: a valid key already in .env is kept unless --force.
  */
 export async function initCommand(args: string[]): Promise<number> {
@@ -25,7 +26,10 @@ export async function initCommand(args: string[]): Promise<number> {
       writeEnvValue(envFile, 'GLANCE_API_KEY', key);
       console.log(`Created API key ${keyHint(key)} and wrote it to ${envFile} as GLANCE_API_KEY.`);
     }
-    ensureIgnored(path.resolve('.gitignore'), ['.env', `${path.relative('.', dir) || DEFAULT_STATE_DIR}/`]);
+    // The state folder is ignored only where it is inside the project: one elsewhere (GLANCE_STATE_DIR=/var/glance) has no line to write.
+    const stateInProject = path.relative('.', dir);
+    const inside = !stateInProject.startsWith('..') && !path.isAbsolute(stateInProject);
+    ensureIgnored(path.resolve('.gitignore'), ['.env', ...(inside ? [`${stateInProject || DEFAULT_STATE_DIR}/`] : [])]);
     return 0;
   } finally {
     db.close();

@@ -8,8 +8,9 @@ import { REPO_ROOT } from '../helpers/glance';
 import { openDb } from '../../lib/store/db';
 import { findKey } from '../../lib/service/api-keys';
 
-const glance = (cwd: string, ...args: string[]) =>
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, GLANCE_STATE_DIR: '' } });
+const glance = (cwd: string, ...args: string[]) => glanceWith(cwd, '', ...args);
+const glanceWith = (cwd: string, stateDir: string, ...args: string[]) =>
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, GLANCE_STATE_DIR: stateDir } });
 
 test('glance init creates a hashed key, writes .env and ignores it, and is idempotent', () => {
   const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'init-'));
@@ -27,6 +28,15 @@ test('glance init creates a hashed key, writes .env and ignores it, and is idemp
   assert.match(second, /already|is set up/i);
   assert.equal(fs.readFileSync(path.join(dir, '.env'), 'utf8'), env);
   assert.equal(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8').split('\n').filter(Boolean).length, 3);
+});
+
+test('glance init ignores a state folder set inside the project, and writes no line for one outside it', () => {
+  const root = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'init-'));
+  const project = path.join(root, 'project');
+  fs.mkdirSync(project);
+  glanceWith(project, path.join(project, 'state', 'glance'), 'init');
+  glanceWith(project, path.join(root, 'elsewhere'), 'init', '--force');
+  assert.deepEqual(fs.readFileSync(path.join(project, '.gitignore'), 'utf8').split('\n').filter(Boolean), ['.env', 'state/glance/']);
 });
 
 test('unknown commands print usage and fail', () => {
