@@ -217,8 +217,9 @@ test('redraw: on a screen that never holds still, the wait ends at redraw.timeou
 test('redraw: thresholds.network waits until the page\'s request is answered', async () => {
   let answerAfterMs = 700;
   let answered = false;
+  const answers: NodeJS.Timeout[] = [];
   const server = http.createServer((req, res) => {
-    if (req.url === '/slow') return void setTimeout(() => { answered = true; res.end('done'); }, answerAfterMs);
+    if (req.url === '/slow') return void answers.push(setTimeout(() => { answered = true; res.end('done'); }, answerAfterMs));
     res.setHeader('content-type', 'text/html');
     res.end('<body style="margin:0"><button style="width:300px;height:100px" onclick="fetch(\'/slow\')">Load</button></body>');
   });
@@ -248,6 +249,7 @@ test('redraw: thresholds.network waits until the page\'s request is answered', a
     assert.equal(seen.at(-1)!.redraw!.networkQuiet, null);
     await screenOnly.disconnect();
   } finally {
+    answers.forEach(clearTimeout);
     server.closeAllConnections();
     server.close();
   }

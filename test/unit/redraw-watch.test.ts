@@ -81,8 +81,9 @@ function animationThatStalls(runsMs: number, stallFromMs: number, stallToMs: num
     ...NO_PAGES,
     hasBrowser: () => true,
     framesDrawn: () => {
+      // Two frames from now: none is drawn while the machine stalls, so an ask whose frames fall in the stall waits for its end.
       const at = since();
-      const drawsFrom = at >= stallFromMs && at < stallToMs ? stallToMs : at;
+      const drawsFrom = at < stallToMs && at + 33 > stallFromMs ? stallToMs : at;
       return new Promise((resolve) => setTimeout(resolve, drawsFrom - at + 33));
     },
   };
