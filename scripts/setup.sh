@@ -34,11 +34,11 @@ fi
 # better-sqlite3 compiles SQLite from source where its prebuilt binary cannot be
 # downloaded (it comes from GitHub): at -O1 that takes 37 s instead of 73 s at
 # its default -O3, and a lookup by key still takes 9 µs (8.5 µs at -O3).
-export CFLAGS="${CFLAGS:--O1}" CXXFLAGS="${CXXFLAGS:--O1}"
+optimise=(CFLAGS="${CFLAGS:--O1}" CXXFLAGS="${CXXFLAGS:--O1}")
 if [ ! -f node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  env "${optimise[@]}" npm ci --no-audit --no-fund
 elif [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm install --no-audit --no-fund
+  env "${optimise[@]}" npm install --no-audit --no-fund
 fi
 
 # The build Glance runs from (dist/: JavaScript and declarations; incremental), and an API key.
