@@ -193,10 +193,8 @@ export class PageLoads implements PageActivity {
   private async drawn(frames: 1 | 2, timeoutMs: number, also?: Promise<unknown>): Promise<void> {
     const cdp = this.cdp;
     if (!cdp?.open || !this.pages.size) return;
-    // A hidden page draws no frames: it answers at once. The second frame starts once the first was handed on for the screen.
-    const frame = frames === 1
-      ? 'document.hidden || new Promise((resolve) => requestAnimationFrame(() => resolve(true)))'
-      : 'document.hidden || new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
+    // A hidden page draws no frames: it answers at once. Each next frame starts once the one before was handed on for the screen.
+    const frame = `document.hidden || new Promise((resolve) => { let left = ${frames}; const next = () => (--left ? requestAnimationFrame(next) : resolve(true)); requestAnimationFrame(next); })`;
     const drawn = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frame, awaitPromise: true }, session).catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all([...drawn, also]), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);

@@ -153,18 +153,18 @@ export class RedrawWatch {
   }
 }
 
+/** A frame a page has drawn reaches the X server a moment later: a look this long after the pages drew shows it. */
+const PRESENT_MS = 17;
+
 /**
  * Whether the browser's pages have drawn since the screen last moved. A
  * quiet window proves a still screen only if frames were drawn in it: a
  * starved machine can draw none for longer than QUIET_MS in the middle of an
  * animation, and the screen then looks still. One ask for two frames is
  * under way at a time; once an ask made after the last motion has come back
- * and a look was taken a frame after it, the quiet counts. Where no browser runs,
- * the ask comes back at once.
+ * and a look was taken a frame after it, the quiet counts. Where no browser
+ * runs, the ask comes back at once.
  */
-/** A frame a page has drawn reaches the X server a moment later: a look this long after the pages drew shows it. */
-const PRESENT_MS = 17;
-
 class DrawnSinceMotion {
   private motionAt = Date.now();
   private asking = false;
