@@ -1,6 +1,6 @@
 'use strict';
-// Profiles. `default`: the example features, progress output and one reused
-// sandbox per worker. `ci`: the same with message, JSON and JUnit reports
+// Profiles. `default`: the example features, progress output and reused
+// sandboxes (each worker keeps its own). `ci`: the same with message, JSON and JUnit reports
 // under reports/ and GLANCE_PARALLEL workers; no retries (a flake gets a
 // cause, not a retry). `acceptance`: the acceptance suite (run by
 // `npm run acceptance`, which serves its web apps at GLANCE_BASE_URL).

@@ -9,6 +9,7 @@ import { sessionFactsText } from '../lib/report/session-facts';
 import { addUsage, noUsage, UsageTotals, usageText } from '../lib/report/model-usage';
 import { scenarioSettings } from './settings';
 import { SandboxPool } from './sandbox-pool';
+import { KeptSandboxes } from './kept-sandboxes';
 import { plannedRun } from './planned-run';
 import { RESOLUTION_STEP } from '../steps/setup';
 import { addCommand, noPhases, rounded, StepPhases } from '../lib/report/step-timing';
@@ -36,9 +37,11 @@ function newClient(options: ClientOptions): Client {
 
 /** A reused sandbox stays this long between scenarios; the last one is stopped when the worker ends. */
 const REUSE_KEEP_ALIVE_MS = 60_000;
-let workerSandbox: { id: string; resolution: string } | null = null;
 /** Sandboxes started before their scenario: the first while Cucumber loads (see start-ahead.ts), and the warm pool. */
 export const pool = new SandboxPool(newClient);
+/** How many resolutions' sandboxes a worker keeps for its next scenarios, with reuseSandbox (each holds its desktop and browser: about 200 MB). */
+const KEPT_RESOLUTIONS = 2;
+const workerSandboxes = new KeptSandboxes(KEPT_RESOLUTIONS, (id) => pool.stop(id));
 
 // The worker's first sandbox starts now, while Cucumber loads the features, with the profile's settings.
 pool.startAheadOnce(plannedRun().then((plan) => {
@@ -82,16 +85,16 @@ async function startScenario(world: GlanceWorld, pickle: ITestCaseHookParameter[
     await world.client.connect({ sandboxId: world.settings.sandboxId, keepAlive });
     return;
   }
-  if (world.settings.reuseSandbox && workerSandbox?.resolution === resolution) {
-    if (await joinFresh(world.client, workerSandbox.id, keepAlive)) return;
-    workerSandbox = null; // gone: start a new one
+  const kept = world.settings.reuseSandbox ? workerSandboxes.at(resolution) : null;
+  if (kept) {
+    if (await joinFresh(world.client, kept, keepAlive)) return workerSandboxes.use(kept, resolution);
+    workerSandboxes.forget(kept); // gone: start a new one
   }
   const ahead = await pool.take(world.settings.client);
   const joined = ahead !== null && await joinFresh(world.client, ahead, keepAlive);
   const instance = joined ? world.client.getInstance()! : await world.client.connect({ newSandbox: true, keepAlive });
   if (world.settings.reuseSandbox) {
-    if (workerSandbox) await pool.stop(workerSandbox.id);
-    workerSandbox = { id: instance.instanceId, resolution };
+    await workerSandboxes.use(instance.instanceId, resolution);
   } else if (world.settings.warmSandboxes > 0) {
     pool.fill(world.settings.client, world.settings.warmSandboxes); // the next scenarios' start while this one runs
   }
@@ -159,7 +162,7 @@ After(async function (this: GlanceWorld, hook) {
         const id = this.client.getInstance()?.instanceId;
         if (this.settings.client.debugOnFailure && id) {
           // The kept sandbox is the failure's evidence: the next scenario must not reuse it, nor the worker stop it.
-          if (workerSandbox?.id === id) workerSandbox = null;
+          workerSandboxes.forget(id);
           const line = scenarioLine(gherkinDocument, pickle);
           console.log(`[glance] Rejoin the failed sandbox with: GLANCE_SANDBOX_ID=${id} npx cucumber-js ${pickle.uri}${line ? `:${line}` : ''}`);
         }
@@ -180,8 +183,7 @@ After(async function (this: GlanceWorld, hook) {
 });
 
 AfterAll(async () => {
-  if (workerSandbox) await pool.stop(workerSandbox.id);
-  workerSandbox = null;
+  await workerSandboxes.stopAll();
   await pool.drain();
   // The engines (OCR's worker threads) would stay for the next scenario's session a moment longer, and the process with them.
   if (clientsMade) await (require('../lib/service/local-service') as typeof import('../lib/service/local-service')).LocalService.shutdownEmbedded();

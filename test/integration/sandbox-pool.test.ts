@@ -75,6 +75,22 @@ test('the first scenario takes the sandbox started at load; one started for anot
   assert.match(dropped.stopReason ?? '', /keepAlive 0/, 'the dropped sandbox is stopped at once, not left to its keepAlive');
 });
 
+test('with reuse, a scenario back at a resolution the worker left takes the sandbox it kept there; beyond two resolutions the least recently used goes', async () => {
+  const back = run(`Feature: Pool\n${scenario('Narrow')}${scenario('Wide', '@resolution:1280x800')}${scenario('Narrow again')}`, []);
+  const [narrow, wide, again] = back.usedSandboxes;
+  assert.equal(again, narrow, 'the third scenario went back to the first one\'s sandbox');
+  assert.notEqual(wide, narrow);
+  const started = await startedSandboxes(back.stateDir);
+  assert.deepEqual(started.map((s) => s.id).sort(), [narrow, wide].sort(), JSON.stringify(started));
+  assert.ok(started.every((s) => s.state === 'stopped' && /keepAlive 0/.test(s.stopReason ?? '')), `both are stopped when the worker ends: ${JSON.stringify(started)}`);
+
+  const three = run(`Feature: Pool\n${scenario('A')}${scenario('B', '@resolution:1280x800')}${scenario('C', '@resolution:1024x768')}${scenario('A again')}`, []);
+  const [a, b, c, aAgain] = three.usedSandboxes;
+  assert.equal(new Set([a, b, c, aAgain]).size, 4, 'the first resolution\'s sandbox was stopped when a third came');
+  const stoppedEarly = (await startedSandboxes(three.stateDir)).find((s) => s.id === a)!;
+  assert.match(stoppedEarly.stopReason ?? '', /keepAlive 0/);
+});
+
 test('with --parallel only the workers start sandboxes, one each, never the coordinator', async () => {
   const parallel = run(`Feature: Pool\n${scenario('One')}${scenario('Two')}`, ['--parallel', '2']);
   const started = (await startedSandboxes(parallel.stateDir)).map((s) => s.id).sort();
