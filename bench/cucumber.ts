@@ -44,6 +44,12 @@ export function runFeature(feature: string, state: { stateDir: string; apiKey: s
   return { ms, report: JSON.parse(fs.readFileSync(json, 'utf8')) };
 }
 
+/** Durations in ms of the scenarios named `name`, hooks included. */
+function scenarioDurations(report: any[], name: string): number[] {
+  return report.flatMap((f) => f.elements).filter((s: any) => s.name === name)
+    .map((s: any) => s.steps.reduce((sum: number, step: any) => sum + (step.result?.duration ?? 0) / 1e6, 0));
+}
+
 /** Durations in ms of the steps whose text matches `pattern`. */
 export function stepDurations(report: any[], pattern: RegExp): number[] {
   return report.flatMap((f) => f.elements).flatMap((s: any) => s.steps)
@@ -83,6 +89,11 @@ export async function cucumberBench(): Promise<Figure[]> {
   const rawClick = stepDurations(report, /^I click at 683, 720$/);
   const overhead = cachedClick.map((ms, i) => ms - rawClick[Math.min(i, rawClick.length - 1)]);
 
+  // A run that moves to another resolution and back: the way back takes the sandbox the worker kept there.
+  const moves = [0, 1, 2].map(() => runFeature('bench/features/resolution-switch.feature', testState()).report);
+  const newResolution = figure('a scenario at a resolution new to the worker (a new sandbox and browser), hooks included', moves.flatMap((r) => scenarioDurations(r, 'Wide')));
+  const backAgain = withRatio(figure('a scenario back at a resolution the worker left (the sandbox it kept there), hooks included', moves.flatMap((r) => scenarioDurations(r, 'Narrow again'))), newResolution);
+
   const coldFigure = figure('sign-up feature, cold cache (wall)', cold);
   const rawFigure = figure("raw click step ('I click at x, y')", rawClick);
   return [
@@ -94,5 +105,7 @@ export async function cucumberBench(): Promise<Figure[]> {
     rawFigure,
     withRatio(figure('cached click step', cachedClick), rawFigure),
     figure('cached click step, overhead above the raw click', overhead, '<= 60'),
+    newResolution,
+    backAgain,
   ];
 }
