@@ -35,11 +35,11 @@ function newClient(options: ClientOptions): Client {
   return new ClientClass(options);
 }
 
-/** A reused sandbox stays this long between scenarios; the last one is stopped when the worker ends. */
+/** A reused sandbox stays this long between scenarios; the ones kept are stopped when the worker ends. */
 const REUSE_KEEP_ALIVE_MS = 60_000;
 /** Sandboxes started before their scenario: the first while Cucumber loads (see start-ahead.ts), and the warm pool. */
 export const pool = new SandboxPool(newClient);
-/** How many resolutions' sandboxes a worker keeps for its next scenarios, with reuseSandbox (each holds its desktop and browser: about 200 MB). */
+/** How many resolutions' sandboxes a worker keeps for its next scenarios, with reuseSandbox (each holds its desktop and browser: about 180 MB). */
 const KEPT_RESOLUTIONS = 2;
 const workerSandboxes = new KeptSandboxes(KEPT_RESOLUTIONS, (id) => pool.stop(id));
 
