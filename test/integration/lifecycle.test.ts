@@ -8,6 +8,8 @@ import { Client, SandboxError } from '../../lib/sdk';
 import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
 import { REPO_ROOT, cleanupAfterFile, newClient, testState } from '../helpers/glance';
 import { sleep, waitFor } from '../../lib/util/wait';
+import { desktopProcesses } from '../helpers/processes';
+import { procStat } from '../../lib/sandbox/process-identity';
 
 const state = testState();
 const registry = new SandboxRegistry(state.stateDir);
@@ -116,6 +118,22 @@ test('a stale or unknown sandbox id fails clearly, never a blank new sandbox', a
   await assert.rejects(rejoin.connect(), /is gone \(its agent process is gone\)/);
   await waitFor('the orphaned X server to be reaped', () => !processAlive(record.xvfbPid), { timeoutMs: 3000 });
   await victim.disconnect(); // safe even though the sandbox is gone
+});
+
+test('a supervisor that dies outright takes its X server, window manager and browser with it, before anything reaps them', async () => {
+  const victim = await connected({}, 60_000);
+  await victim.provision.chrome({ url: 'about:blank' });
+  const record = registry.read(victim.getInstance()!.instanceId)!;
+  // The supervisor's descendants, while it lives to be their ancestor.
+  const parentOf = (pid: number) => procStat(pid)?.ppid ?? 0;
+  const descends = (pid: number) => { for (let at = pid; at > 1; at = parentOf(at)) if (at === record.pid) return true; return false; };
+  const desktop = Object.entries(desktopProcesses() as Record<string, string>).filter(([pid]) => descends(Number(pid)));
+  for (const name of ['Xvfb', 'openbox', 'chromium']) assert.ok(desktop.some(([, cmd]) => cmd.includes(name)), `${name} runs: ${JSON.stringify(desktop)}`);
+  process.kill(record.pid, 'SIGKILL'); // no cleanup, and nobody rejoins to reap what is left
+  const left = () => desktop.filter(([pid]) => processAlive(Number(pid)));
+  await waitFor('the desktop to end with its supervisor', () => left().length === 0, { timeoutMs: 10_000, intervalMs: 50 })
+    .catch(() => assert.fail(`still running: ${JSON.stringify(left())}`));
+  await victim.disconnect();
 });
 
 test('two sandboxes run at once, each on its own display and port', async () => {

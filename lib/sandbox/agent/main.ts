@@ -14,7 +14,7 @@
 import fs from 'fs';
 import net from 'net';
 import path from 'path';
-import { ProcessGroup } from './processes';
+import { endingWithSupervisor, ProcessGroup } from './processes';
 import { processIdentity } from '../process-identity';
 import { sandboxRuntimeDir } from '../runtime-dir';
 import { programEnvironment } from './program-env';
@@ -71,7 +71,7 @@ function readConfig(): Promise<SupervisorConfig> {
 /** Starts Xvfb on a free display; Xvfb reports the number on fd 3 once it accepts connections. */
 function startXvfb(processes: ProcessGroup, width: number, height: number, log: number): Promise<{ display: string; pid: number }> {
   return new Promise((resolve, reject) => {
-    const xvfb = processes.spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-dpi', '96'], {
+    const xvfb = processes.spawn(...endingWithSupervisor('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-dpi', '96']), {
       stdio: ['ignore', log, log, 'pipe'],
     });
     let output = '';
@@ -81,8 +81,10 @@ function startXvfb(processes: ProcessGroup, width: number, height: number, log: 
       output += chunk;
       if (output.includes('\n')) resolve({ display: `:${output.trim()}`, pid: xvfb.pid! });
     });
-    xvfb.once('error', (e) => reject(new Error(`Xvfb could not start: ${e.message}. Install it with 'apt-get install xvfb'.`)));
-    xvfb.once('exit', (code) => reject(new Error(`Xvfb exited with code ${code} before it was ready`)));
+    const install = "Install it with 'apt-get install xvfb'.";
+    xvfb.once('error', (e) => reject(new Error(`Xvfb could not start: ${e.message}. ${install}`)));
+    // 127: setpriv found no Xvfb to run.
+    xvfb.once('exit', (code) => reject(new Error(code === 127 ? `Xvfb was not found. ${install}` : `Xvfb exited with code ${code} before it was ready`)));
     setTimeout(() => reject(new Error('Xvfb did not report a display within 10 s')), 10_000).unref();
   });
 }

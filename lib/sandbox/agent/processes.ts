@@ -1,5 +1,21 @@
+import fs from 'fs';
 import { ChildProcess, spawn, spawnSync, SpawnOptions } from 'child_process';
 import { readProcess } from '../process-identity';
+
+const SETPRIV = '/usr/bin/setpriv';
+
+/**
+ * The command line that runs `file` so that it ends with the supervisor,
+ * even one killed outright or aborted: the kernel sends it SIGTERM
+ * (util-linux's setpriv sets the parent-death signal, and execs in place,
+ * so the pid stays the program's). For the X server, whose clients (the
+ * window manager, the programs) end with it, and for the buses, which are
+ * no X clients: ending the session bus ends the rest (the launcher leaves
+ * with it, and its accessibility bus and registry leave with the launcher).
+ */
+export function endingWithSupervisor(file: string, args: string[]): [string, string[]] {
+  return fs.existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'TERM', '--', file, ...args]] : [file, args];
+}
 
 /**
  * Every process the agent starts (X server, window manager, apps, exec

@@ -1,7 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import dbus, { Message } from 'dbus-next';
-import { ProcessGroup } from '../processes';
+import { endingWithSupervisor, ProcessGroup } from '../processes';
 import { asUser } from '../program-space';
 import type { SandboxUser } from '../sandbox-user';
 import { sleep } from '../../../util/wait';
@@ -15,19 +15,6 @@ import { sleep } from '../../../util/wait';
 
 const LAUNCHERS = ['/usr/libexec/at-spi-bus-launcher', '/usr/lib/at-spi2-core/at-spi-bus-launcher', '/usr/lib/at-spi2/at-spi-bus-launcher'];
 const READY_TIMEOUT_MS = 5_000;
-const SETPRIV = '/usr/bin/setpriv';
-
-/**
- * The command line that runs `file` so that it ends with the supervisor,
- * even one killed outright. The X server's clients end with the X server,
- * which reaping takes down; the buses are no X clients, so they are told
- * by the kernel instead (util-linux's setpriv sets the parent-death signal).
- * Ending the session bus ends the rest: the launcher leaves with it, and
- * its accessibility bus and registry leave with the launcher.
- */
-function endingWithSupervisor(file: string, args: string[]): [string, string[]] {
-  return fs.existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'TERM', '--', file, ...args]] : [file, args];
-}
 
 /**
  * What turns accessibility on in the programs of a sandbox. GTK 3 is on
