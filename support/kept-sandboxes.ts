@@ -18,10 +18,9 @@ export class KeptSandboxes {
 
   /** Notes the sandbox a scenario runs in; beyond the limit, the least recently used one is stopped. */
   async use(id: string, resolution: string): Promise<void> {
-    const replaced = this.kept.filter((k) => k.resolution === resolution && k.id !== id);
-    this.kept = this.kept.filter((k) => k.resolution !== resolution && k.id !== id);
+    // A new one is used only where none is kept at its resolution (at() found none, or forget() let it go).
+    this.kept = this.kept.filter((k) => k.id !== id);
     this.kept.push({ id, resolution });
-    for (const old of replaced) await this.stop(old.id);
     while (this.kept.length > this.limit) await this.stop(this.kept.shift()!.id);
   }
 

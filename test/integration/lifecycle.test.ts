@@ -8,8 +8,10 @@ import { Client, SandboxError } from '../../lib/sdk';
 import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
 import { REPO_ROOT, cleanupAfterFile, newClient, testState } from '../helpers/glance';
 import { sleep, waitFor } from '../../lib/util/wait';
-import { desktopProcesses } from '../helpers/processes';
-import { procStat } from '../../lib/sandbox/process-identity';
+import { childrenOf } from '../../lib/sandbox/agent/program-reaper';
+
+// A plain script the suite's runner also loads (scripts/test.js).
+const { desktopProcesses } = require('../helpers/processes.js') as { desktopProcesses(): Record<string, string> };
 
 const state = testState();
 const registry = new SandboxRegistry(state.stateDir);
@@ -124,10 +126,10 @@ test('a supervisor that dies outright takes its X server, window manager and bro
   const victim = await connected({}, 60_000);
   await victim.provision.chrome({ url: 'about:blank' });
   const record = registry.read(victim.getInstance()!.instanceId)!;
-  // The supervisor's descendants, while it lives to be their ancestor.
-  const parentOf = (pid: number) => procStat(pid)?.ppid ?? 0;
-  const descends = (pid: number) => { for (let at = pid; at > 1; at = parentOf(at)) if (at === record.pid) return true; return false; };
-  const desktop = Object.entries(desktopProcesses() as Record<string, string>).filter(([pid]) => descends(Number(pid)));
+  // The supervisor's descendants, read while it lives to be their ancestor.
+  const family = new Set([record.pid]);
+  for (const pid of family) for (const child of childrenOf(pid)) family.add(child);
+  const desktop = Object.entries(desktopProcesses()).filter(([pid]) => family.has(Number(pid)));
   for (const name of ['Xvfb', 'openbox', 'chromium']) assert.ok(desktop.some(([, cmd]) => cmd.includes(name)), `${name} runs: ${JSON.stringify(desktop)}`);
   process.kill(record.pid, 'SIGKILL'); // no cleanup, and nobody rejoins to reap what is left
   const left = () => desktop.filter(([pid]) => processAlive(Number(pid)));
