@@ -79,3 +79,46 @@ export function cleanupAfterFile(state: { stateDir: string }, after: (fn: () => 
   });
   return clients;
 }
+
+/** What a sandbox is started with and keeps for its life: clients that differ in it take turns in different sandboxes. */
+function sandboxKind(options: ClientOptions): string {
+  const { resolution = '1366x768', environment = {}, sandboxHome, runAsRoot, preview = 'none' } = options;
+  return JSON.stringify([resolution, environment, sandboxHome, runAsRoot, preview]);
+}
+
+/** How long a test file's shared sandbox waits for its next test before it ends itself. */
+const TURN_KEEP_ALIVE_MS = 60_000;
+
+/**
+ * A sandbox that a test file's tests take turns in, as a suite's scenarios do
+ * with reuseSandbox: each test's client joins it fresh (the programs the test
+ * before left are closed, and provisioning runs again) instead of starting a
+ * desktop and a browser of its own, which costs a loaded machine some 2 s a
+ * test. For tests that need a clean screen, not a new sandbox: those about a
+ * sandbox's start or end, or about what is named after the file that
+ * connects (the dashcam's clip), start their own. Clients that differ in
+ * what a sandbox keeps for its life (resolution, environment) get a sandbox
+ * each. The clients go in `clients` (from cleanupAfterFile), which also stops
+ * the shared sandboxes when the file ends. `make` builds the client, for one
+ * made in an environment of its own (a vision model's).
+ */
+export function sandboxTurns(state: { stateDir: string; apiKey: string }, clients: Client[]) {
+  const shared = new Map<string, string>();
+  return async function join(options: ClientOptions = {}, make = () => newClient(state, options)): Promise<Client> {
+    // The test before may have failed before it disconnected: its session ends first.
+    for (const client of clients) await client.disconnect();
+    const client = make();
+    clients.push(client);
+    await client.auth();
+    const kind = sandboxKind(options);
+    const id = shared.get(kind);
+    const joined = id !== undefined && await client.connect({ sandboxId: id, keepAlive: TURN_KEEP_ALIVE_MS }).then(() => true, () => false);
+    if (joined) {
+      await client.resetApps();
+      return client;
+    }
+    // None yet, or it ended (a test stopped it): a new one takes its place.
+    shared.set(kind, (await client.connect({ keepAlive: TURN_KEEP_ALIVE_MS })).instanceId);
+    return client;
+  };
+}

@@ -4,12 +4,21 @@ import fs from 'fs';
 import path from 'path';
 import { execFile, execFileSync } from 'child_process';
 import { promisify } from 'util';
-import { clientOnPage, fixtureServer, newClient, REPO_ROOT, testState } from '../helpers/glance';
+import type { ClientOptions } from '../../lib/config/options';
+import { cleanupAfterFile, fixtureServer, REPO_ROOT, sandboxTurns, testState } from '../helpers/glance';
 
 // The element cache with a real sandbox, real OCR and a real SQLite file.
 let server: Awaited<ReturnType<typeof fixtureServer>>;
 const state = testState();
 const KEY = { cacheKey: 'cache-suite' };
+// The tests take turns in one sandbox, each with a fresh page.
+const join = sandboxTurns(state, cleanupAfterFile(state, after));
+
+async function onPage(url: string, options: ClientOptions) {
+  const client = await join(options);
+  await client.provision.chrome({ url });
+  return client;
+}
 
 before(async () => {
   server = await fixtureServer();
@@ -20,9 +29,7 @@ after(async () => {
 });
 
 test('a hit on an unchanged screen after a passing session; -1 bypasses it', async () => {
-  const first = newClient(state, KEY);
-  await first.auth();
-  await first.connect({ keepAlive: 0 });
+  const first = await join(KEY);
   await first.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
   const miss = await first.find('Publish button');
   assert.equal(miss.cache.hit, false);
@@ -49,9 +56,7 @@ test('a hit on an unchanged screen after a passing session; -1 bypasses it', asy
 
 test('a look that expects nothing there is answered on the same screen by the absence the engines found, never by a waiting find, and never once the screen differs', async () => {
   const open = async () => {
-    const client = newClient(state, { cacheKey: 'absence-suite' });
-    await client.auth();
-    await client.connect({ keepAlive: 0 });
+    const client = await join({ cacheKey: 'absence-suite' });
     await client.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
     return client;
   };
@@ -82,9 +87,7 @@ test('a look that expects nothing there is answered on the same screen by the ab
 });
 
 test('a screen changed beyond the threshold misses; a moved element still hits where it is now', async () => {
-  const client = newClient(state, KEY);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
+  const client = await join(KEY);
   await client.provision.chrome({ url: `${server.url}/app/cache-lab.html?banner=1` });
   const changed = await client.find('Publish button');
   assert.equal(changed.cache.hit, false);
@@ -100,9 +103,7 @@ test('a screen changed beyond the threshold misses; a moved element still hits w
   await client.disconnect();
 
   // The moved button was kept for its new screen too: the next run finds it where it stands, with no search.
-  const rerun = newClient(state, KEY);
-  await rerun.auth();
-  await rerun.connect({ keepAlive: 0 });
+  const rerun = await join(KEY);
   await rerun.provision.chrome({ url: `${server.url}/app/cache-lab.html?shift=120` });
   const there = await rerun.find('Publish button');
   assert.equal(there.cache.hit, true);
@@ -113,7 +114,7 @@ test('a screen changed beyond the threshold misses; a moved element still hits w
 });
 
 test("a heading across the page, found where its words stand, is taken from the cache on a screen that changed a little", async () => {
-  const client = await clientOnPage(state, `${server.url}/app/cache-lab.html`, { cacheKey: 'cache-suite-heading' });
+  const client = await onPage(`${server.url}/app/cache-lab.html`, { cacheKey: 'cache-suite-heading' });
   const first = await client.find("'Drafts'");
   assert.equal(first.cache.hit, false);
   assert.match(first.reason ?? '', /a11y|tree/i, 'the tree found the heading');
@@ -138,19 +139,15 @@ test("a heading across the page, found where its words stand, is taken from the 
 });
 
 test('a failed session writes nothing; a passing one commits on disconnect', async () => {
-  const failing = await clientOnPage(state, `${server.url}/app/cache-lab.html`, { cacheKey: 'failing' });
+  const failing = await onPage(`${server.url}/app/cache-lab.html`, { cacheKey: 'failing' });
   assert.equal((await failing.find('Drafts')).found(), true);
   failing.markFailed('assertion failed');
   await failing.disconnect();
-  const after = newClient(state, { cacheKey: 'failing' });
-  await after.auth();
-  await after.connect({ keepAlive: 0 });
+  const after = await join({ cacheKey: 'failing' });
   await after.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
   assert.equal((await after.find('Drafts')).cache.hit, false, 'nothing was written by the failed session');
   await after.disconnect(); // passes: commits
-  const third = newClient(state, { cacheKey: 'failing' });
-  await third.auth();
-  await third.connect({ keepAlive: 0 });
+  const third = await join({ cacheKey: 'failing' });
   await third.provision.chrome({ url: `${server.url}/app/cache-lab.html` });
   const thirdLook = await third.find('Drafts');
   assert.equal(thirdLook.cache.hit, true, `the passing session committed on disconnect; cache said ${JSON.stringify(thirdLook.cache)} similarity ${thirdLook.toJSON().similarity}`);
@@ -197,9 +194,7 @@ test('glance cache list, show and clear', async () => {
 });
 
 test('findAll uses the cache only when given a cacheThreshold', async () => {
-  const client = newClient(state, { cacheKey: 'find-all' });
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
+  const client = await join({ cacheKey: 'find-all' });
   await client.provision.chrome({ url: `${server.url}/app/users.html` });
   const fresh = await client.findAll('Edit buttons', 0.05);
   assert.equal(fresh.length, 5);

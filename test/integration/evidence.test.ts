@@ -4,23 +4,26 @@ import fs from 'fs';
 import http from 'http';
 import path from 'path';
 import { execFileSync, spawn, spawnSync } from 'child_process';
-import { Client } from '../../lib/sdk';
+import type { Client } from '../../lib/sdk';
 import type { CommandEvent } from '../../lib/client/command-runner';
 import { SandboxRegistry } from '../../lib/sandbox/registry';
 import { openDb } from '../../lib/store/db';
 import { sleep } from '../../lib/util/wait';
-import { FIXTURES, REPO_ROOT, cleanupAfterFile, newClient, testState } from '../helpers/glance';
+import { FIXTURES, REPO_ROOT, cleanupAfterFile, newClient, sandboxTurns, testState } from '../helpers/glance';
 
 // Evidence a session leaves: screenshots, the dashcam clip, redraw waits,
 // analytics; and the environment its programs see. Real Xvfb, Chromium,
 // ffmpeg and SQLite throughout.
 const state = testState();
 const registry = new SandboxRegistry(state.stateDir);
-const cleanup = cleanupAfterFile(state, after);
+const clients = cleanupAfterFile(state, after);
+// The tests take turns in one sandbox, each joining it fresh; one with its own environment starts its own.
+const connected = sandboxTurns(state, clients);
 
-async function connected(options: Parameters<typeof newClient>[1] = {}): Promise<Client> {
-  const client = newClient(state, options);
-  cleanup.push(client);
+/** A sandbox of the test's own, connected from this file: the dashcam names its clip after the file that connects. */
+async function ownSandbox(): Promise<Client> {
+  const client = newClient(state);
+  clients.push(client);
   await client.auth();
   await client.connect({ keepAlive: 0 });
   return client;
@@ -66,7 +69,7 @@ test('autoScreenshots: before, after and error, named <seq>-<action>-<phase>-L<l
 });
 
 test('dashcam: the session is recorded from connect to disconnect into a playable H.264 clip that ffprobe reads', async () => {
-  const client = await connected();
+  const client = await ownSandbox();
   await client.provision.chrome({ url: redrawLab });
   await client.click(110, 50); // the panel slides in
   await sleep(1500);
@@ -82,7 +85,7 @@ test('dashcam: the session is recorded from connect to disconnect into a playabl
 });
 
 test('dashcam: ffmpeg dying mid-session is a warning, never a failure, and the clip keeps what was written', async () => {
-  const client = await connected();
+  const client = await ownSandbox();
   const warnings: string[] = [];
   client.getEmitter().on('log:warn', (line: string) => warnings.push(line));
   await sleep(2500);
