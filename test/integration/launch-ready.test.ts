@@ -2,20 +2,14 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '../../lib/sdk';
 import type { A11ySnapshot } from '../../lib/types/a11y';
-import { cleanupAfterFile, newClient, testState } from '../helpers/glance';
+import { cleanupAfterFile, sandboxTurns, testState } from '../helpers/glance';
 import { waitFor } from '../../lib/util/wait';
 
 /** A program is ready before the first key: typing straight after a launch never loses one. */
 const state = testState();
-const cleanup = cleanupAfterFile(state, after);
-
-async function connected(): Promise<Client> {
-  const client = newClient(state, { dashcam: false, redraw: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  return client;
-}
+// The tests take turns in one sandbox, each joining it fresh: its programs closed.
+const join = sandboxTurns(state, cleanupAfterFile(state, after));
+const connected = () => join({ dashcam: false, redraw: false });
 
 const snapshot = (client: Client) => client.requireAgent().call<A11ySnapshot>('POST', '/a11y', { deadlineMs: 2000 });
 
