@@ -43,7 +43,9 @@ test("in a Qt editor, the tree finds each copy of a word on its own line, and a 
 });
 
 test('in a Qt editor holding more lines than it shows, the tree gives no boxes it cannot place', async () => {
-  const client = await editorWith(Array.from({ length: 40 }, (_, i) => `line ${i + 1} alpha`));
+  const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1} alpha`);
+  const client = await editorWith(lines);
+  assert.equal(await editorText(client), lines.join(' '), 'every line was typed');
   assert.deepEqual(await client.findAll("'alpha'"), [], 'some lines may be scrolled away, so the pixels answer instead');
   await client.disconnect();
 });
