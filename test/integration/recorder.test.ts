@@ -49,7 +49,7 @@ async function record(client: Client, act: (x: ReturnType<typeof person>, looks:
   return { gherkin, events, logs, recorder };
 }
 
-/** One of the tests' pages, written into the served folder and opened in a sandbox of its own; `env` is the environment the client is made in (a vision model's). */
+/** One of the tests' pages, written into the served folder and opened in the file's shared sandbox, joined fresh; `env` is the environment the client is made in (a vision model's). */
 async function onPage(name: string, html: string, options: ClientOptions = {}, env: Record<string, string> = {}): Promise<{ client: Client; url: string }> {
   fs.writeFileSync(path.join(root, name), html);
   const url = `${(await pages).url}/${name}`;
