@@ -8,7 +8,7 @@ import { GlanceWorld } from './world';
 import { sessionFactsText } from '../lib/report/session-facts';
 import { addUsage, noUsage, UsageTotals, usageText } from '../lib/report/model-usage';
 import { scenarioSettings } from './settings';
-import { SandboxPool } from './sandbox-pool';
+import { joinFresh, SandboxPool } from './sandbox-pool';
 import { KeptSandboxes } from './kept-sandboxes';
 import { plannedRun } from './planned-run';
 import { RESOLUTION_STEP } from '../steps/setup';
@@ -98,17 +98,6 @@ async function startScenario(world: GlanceWorld, pickle: ITestCaseHookParameter[
   } else if (world.settings.warmSandboxes > 0) {
     pool.fill(world.settings.client, world.settings.warmSandboxes); // the next scenarios' start while this one runs
   }
-}
-
-/** Joins a running sandbox as a fresh one: what the last scenario left is closed, and provisioning runs again. False when it is gone. */
-async function joinFresh(client: Client, sandboxId: string, keepAlive: number): Promise<boolean> {
-  try {
-    await client.connect({ sandboxId, keepAlive });
-  } catch {
-    return false;
-  }
-  await client.resetApps();
-  return true;
 }
 
 // Screenshot names carry the line of the step in its feature file.

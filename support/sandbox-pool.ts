@@ -98,5 +98,21 @@ function poolKey(options: ClientOptions): string | null {
     return null; // the scenario's own connect reports the bad option
   }
   if (o.ip || o.sandboxId || o.reconnect || o.apiRoot || o.os !== 'linux' || o.preview !== 'none') return null;
-  return JSON.stringify([o.stateDir, o.resolution, o.environment, o.sandboxHome, o.runAsRoot]);
+  return sandboxKey(o);
+}
+
+/** What a local sandbox is started with and keeps for its life: clients alike in it can take turns in one. */
+export function sandboxKey(o: ReturnType<typeof resolveClientOptions>): string {
+  return JSON.stringify([o.stateDir, o.resolution, o.environment, o.sandboxHome, o.runAsRoot, o.preview]);
+}
+
+/** Joins a running sandbox as a fresh one: what the last user left is closed, and provisioning runs again. False when it is gone. */
+export async function joinFresh(client: Client, sandboxId: string, keepAlive: number): Promise<boolean> {
+  try {
+    await client.connect({ sandboxId, keepAlive });
+  } catch {
+    return false;
+  }
+  await client.resetApps();
+  return true;
 }

@@ -3,6 +3,8 @@ import os from 'os';
 import path from 'path';
 import { Client } from '../../lib/sdk';
 import type { ClientOptions } from '../../lib/config/options';
+import { resolveClientOptions } from '../../lib/config/options';
+import { joinFresh, sandboxKey } from '../../support/sandbox-pool';
 import { openDb } from '../../lib/store/db';
 import { createApiKey } from '../../lib/service/api-keys';
 import { serveFolder } from '../../lib/util/static-server';
@@ -25,8 +27,13 @@ export function testState(): { stateDir: string; apiKey: string } {
   return { stateDir, apiKey: key };
 }
 
+/** The options the tests' clients are made with: the state folder's, quiet, with no preview unless asked. */
+function testClientOptions(state: { stateDir: string }, options: ClientOptions): ClientOptions {
+  return { stateDir: state.stateDir, preview: 'none', logging: false, ...options };
+}
+
 export function newClient(state: { stateDir: string; apiKey: string }, options: ClientOptions = {}): Client {
-  return new Client(state.apiKey, { stateDir: state.stateDir, preview: 'none', logging: false, ...options });
+  return new Client(state.apiKey, testClientOptions(state, options));
 }
 
 /** Auth, connect and open a fixture page in one go. */
@@ -80,12 +87,6 @@ export function cleanupAfterFile(state: { stateDir: string }, after: (fn: () => 
   return clients;
 }
 
-/** What a sandbox is started with and keeps for its life: clients that differ in it take turns in different sandboxes. */
-function sandboxKind(options: ClientOptions): string {
-  const { resolution = '1366x768', environment = {}, sandboxHome, runAsRoot, preview = 'none' } = options;
-  return JSON.stringify([resolution, environment, sandboxHome, runAsRoot, preview]);
-}
-
 /** How long a test file's shared sandbox waits for its next test before it ends itself. */
 const TURN_KEEP_ALIVE_MS = 60_000;
 
@@ -110,13 +111,9 @@ export function sandboxTurns(state: { stateDir: string; apiKey: string }, client
     const client = make();
     clients.push(client);
     await client.auth();
-    const kind = sandboxKind(options);
+    const kind = sandboxKey(resolveClientOptions(testClientOptions(state, options)));
     const id = shared.get(kind);
-    const joined = id !== undefined && await client.connect({ sandboxId: id, keepAlive: TURN_KEEP_ALIVE_MS }).then(() => true, () => false);
-    if (joined) {
-      await client.resetApps();
-      return client;
-    }
+    if (id !== undefined && await joinFresh(client, id, TURN_KEEP_ALIVE_MS)) return client;
     // None yet, or it ended (a test stopped it): a new one takes its place.
     shared.set(kind, (await client.connect({ keepAlive: TURN_KEEP_ALIVE_MS })).instanceId);
     return client;
