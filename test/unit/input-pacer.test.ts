@@ -65,3 +65,13 @@ test('keys after a click wait the full still screen while the page has not repor
   assert.ok(waited >= ANSWER_QUIET_MS - 2, `keys waited only ${waited} ms`);
   assert.ok(waited >= INPUT_SWITCH_GAP_MS);
 });
+
+test("a page's late report of the release before a click does not pass for the click's: keys then wait the full still screen", async () => {
+  let handled = 0;
+  const pacer = new InputPacer(stillScreen, { inputsHandled: () => handled });
+  // A drag's release, reported 20 ms later; the click that follows is not reported while the keys wait.
+  await pacer.send('pointer', async () => { setTimeout(() => { handled += 1; }, 20); return 1; });
+  const waited = await keysAfterClick(pacer, async () => 1);
+  assert.equal(handled, 1, 'the click was never reported');
+  assert.ok(waited >= ANSWER_QUIET_MS - 2, `keys waited only ${waited} ms: the release's report was taken for the click's`);
+});

@@ -85,7 +85,7 @@ export class InputPacer<T = unknown> {
     }
     if (kind === 'keys' && last) await this.answered(last);
     const pacing: Pacing = { waitedMs: Date.now() - started, previousEchoed: last ? this.echoed(last) : null };
-    const base = this.echoes.inputsHandled();
+    const base = Math.max(this.echoes.inputsHandled(), this.stillReporting(last));
     let releases = 0;
     try {
       releases = await send();
@@ -98,6 +98,17 @@ export class InputPacer<T = unknown> {
   /** The count of reported releases that says a page has handled the last input (null: it sent none). */
   lastEchoAt(): number | null {
     return this.last?.echoedAt ?? null;
+  }
+
+  /**
+   * The report count that the input before will reach, while its releases
+   * are still on their way: a page's late report of them must not pass for
+   * this input's. Once ANSWER_BOUND_MS has gone by, they are taken as going
+   * to a program that reports nothing (0).
+   */
+  private stillReporting(input: { at: number; echoedAt: number | null } | null): number {
+    if (!input || input.echoedAt === null || Date.now() - input.at >= ANSWER_BOUND_MS) return 0;
+    return input.echoedAt;
   }
 
   private echoed(input: { echoedAt: number | null }): boolean {
