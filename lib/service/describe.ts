@@ -87,7 +87,23 @@ export function elementAt(nodes: readonly A11yNode[], x: number, y: number, inte
   const holder = inner.role === 'label' ? inner : inner.parent ? byPath.get(inner.parent) : undefined;
   const held = holder?.role === 'label' ? nodes.find((n) => n.parent === holder.path && isControl(n)) : undefined;
   const named = nodes.find((n) => n !== inner && isControl(n) && n.parent === inner.parent && text !== '' && n.name.trim() === text);
-  return labelled([inner], nodes) ?? held ?? named ?? inner;
+  const boxed = isTextRole(inner) ? nodes.find((n) => labelsBox(inner, n)) : undefined;
+  return labelled([inner], nodes) ?? held ?? named ?? boxed ?? inner;
+}
+
+/** Controls a person labels by the words right of them. */
+const BOX_ROLES = new Set(['check box', 'radio button']);
+
+/**
+ * Whether a text is the label of a checkbox or radio button that has no
+ * name of its own: the words right beside it on its row, in the same
+ * container, as find takes them. Chromium can show a page's
+ * `<label><input type=checkbox> Email me</label>` so, now and then, for the
+ * life of the page: the box without a name, its words as text beside it.
+ */
+function labelsBox(text: A11yNode, box: A11yNode): boolean {
+  return BOX_ROLES.has(box.role) && !usableName(box.name) && text.parent === box.parent && usableName(text.name || text.value)
+    && holdsRelation(text.box, box.box, 'row') && holdsRelation(text.box, box.box, 'right-of') && text.box.x - right(box.box) <= BESIDE;
 }
 
 /** The control one of `labels` labels, if any. */
@@ -106,7 +122,9 @@ export function nameOf(node: A11yNode, nodes: readonly A11yNode[]): string | nul
   if (fromLabel) return fromLabel;
   if (isField(node)) return usableName(node.name) ? node.name.trim() : null;
   const name = node.name || (isTextRole(node) ? node.value : null);
-  return usableName(name) ? name.trim() : null;
+  if (usableName(name)) return name.trim();
+  const beside = BOX_ROLES.has(node.role) ? nodes.find((n) => isTextRole(n) && labelsBox(n, node)) : undefined;
+  return beside ? (beside.name || beside.value)!.trim() : null;
 }
 
 /** A text beside the element that can anchor it: the same row's first words (a table's row), or the words left of it. */

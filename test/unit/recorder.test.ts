@@ -102,6 +102,19 @@ test('the element under a point is the control a person meant: text inside a but
   assert.equal(elementAt(held, 80, 410, 'click')?.path, 'b/0/0');
   const beside = [node('c/0', 'section', '', [0, 500, 600, 40]), node('c/0/0', 'radio button', 'Weekly', [20, 510, 14, 14], { parent: 'c/0' }), node('c/0/1', 'static', 'Weekly', [40, 508, 60, 18], { parent: 'c/0' })];
   assert.equal(elementAt(beside, 60, 515, 'click')?.path, 'c/0/0');
+  // As Chromium shows a wrapped label now and then: the box without a name, its words as text right beside it.
+  // The words are the box and name it; words farther off, or on another row, are not its label.
+  const unnamed = [
+    node('d/0', 'document web', 'Drafts', [0, 0, 1366, 768]),
+    node('d/0/0', 'check box', '', [44, 43, 13, 13], { parent: 'd/0' }),
+    node('d/0/1', 'static', 'Email me updates', [61, 40, 150, 21], { parent: 'd/0' }),
+    node('d/0/2', 'static', 'Far away', [400, 40, 80, 21], { parent: 'd/0' }),
+    node('d/0/3', 'static', 'Next line', [61, 80, 80, 21], { parent: 'd/0' }),
+  ];
+  assert.equal(elementAt(unnamed, 137, 50, 'click')?.path, 'd/0/0');
+  assert.equal(nameOf(unnamed[1], unnamed), 'Email me updates');
+  assert.equal(elementAt(unnamed, 420, 50, 'click')?.path, 'd/0/2');
+  assert.equal(elementAt(unnamed, 100, 90, 'click')?.path, 'd/0/3');
   // A field is named by its label, never by what was typed into it.
   assert.equal(nameOf(nodes[3], nodes), 'Work email');
   assert.equal(nameOf({ ...nodes[3], labelledBy: [], name: '' }, nodes), null);
