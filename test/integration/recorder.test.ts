@@ -13,7 +13,7 @@ import type { Client, RecordedStep, Recorder } from '../../lib/sdk';
 import type { ClientOptions } from '../../lib/config/options';
 import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';
-import { cleanupAfterFile, CUCUMBER_BIN, newClient, REPO_ROOT, testState } from '../helpers/glance';
+import { cleanupAfterFile, CUCUMBER_BIN, newClient, REPO_ROOT, sandboxTurns, testState } from '../helpers/glance';
 import { matchingPhrases } from '../../steps/matching';
 
 /**
@@ -23,6 +23,8 @@ import { matchingPhrases } from '../../steps/matching';
  */
 const state = testState();
 const cleanup = cleanupAfterFile(state, after);
+// The tests take turns in shared sandboxes, each joining one fresh.
+const join = sandboxTurns(state, cleanup);
 const root = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'recorder-'));
 fs.chmodSync(root, 0o755);
 /** The tests' pages, served for the whole file: the last test replays them all. */
@@ -47,17 +49,19 @@ async function record(client: Client, act: (x: ReturnType<typeof person>, looks:
   return { gherkin, events, logs, recorder };
 }
 
-/** One of the tests' pages, written into the served folder and opened in a sandbox of its own; `env` is the environment the client is made in (a vision model's). */
+/** One of the tests' pages, written into the served folder and opened in the file's shared sandbox, joined fresh; `env` is the environment the client is made in (a vision model's). */
 async function onPage(name: string, html: string, options: ClientOptions = {}, env: Record<string, string> = {}): Promise<{ client: Client; url: string }> {
   fs.writeFileSync(path.join(root, name), html);
   const url = `${(await pages).url}/${name}`;
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  const client = newClient(state, { dashcam: false, ...options });
-  process.env = saved;
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
+  const client = await join({ dashcam: false, ...options }, () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, env);
+    try {
+      return newClient(state, { dashcam: false, ...options });
+    } finally {
+      process.env = saved;
+    }
+  });
   await client.provision.chrome({ url });
   return { client, url };
 }
@@ -310,10 +314,7 @@ test('glance record --from FILE:LINE replays the scenario up to that step, recor
 
 /** Records on a desktop program started by `command`, the person's pointer going where `targets` were found before recording. */
 async function recordOnProgram(command: string, targets: string[], act: (x: ReturnType<typeof person>, at: Record<string, string[]>, looks: () => Promise<void>) => Promise<void>, options = {}) {
-  const client = newClient(state, { dashcam: false, environment: { PATH: `${path.join(REPO_ROOT, 'features', 'fixtures', 'bin')}:${process.env.PATH}` }, ...options });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
+  const client = await join({ dashcam: false, environment: { PATH: `${path.join(REPO_ROOT, 'features', 'fixtures', 'bin')}:${process.env.PATH}` }, ...options });
   await client.provision.app({ command });
   const at: Record<string, string[]> = {};
   for (const target of targets) {
@@ -369,10 +370,7 @@ test('on a GTK dialog, the tree names the fields and the button, and a password 
 });
 
 test("two dialogs with the same button: find takes 'in the 'X' dialog', and the recorder writes it where the button's name alone finds the other one", async () => {
-  const client = newClient(state, { dashcam: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
+  const client = await join({ dashcam: false });
   const dialog = (title: string, x: number) => `yad --title=${title} --text='${title} details' --button=OK:0 --geometry=360x160+${x}+200 --fixed`;
   await client.provision.app({ command: dialog('Billing', 80) });
   await client.provision.app({ command: dialog('Shipping', 700) });
