@@ -87,8 +87,7 @@ export function elementAt(nodes: readonly A11yNode[], x: number, y: number, inte
   const holder = inner.role === 'label' ? inner : inner.parent ? byPath.get(inner.parent) : undefined;
   const held = holder?.role === 'label' ? nodes.find((n) => n.parent === holder.path && isControl(n)) : undefined;
   const named = nodes.find((n) => n !== inner && isControl(n) && n.parent === inner.parent && text !== '' && n.name.trim() === text);
-  const boxed = isTextRole(inner) ? nodes.find((n) => labelsBox(inner, n)) : undefined;
-  return labelled([inner], nodes) ?? held ?? named ?? boxed ?? inner;
+  return labelled([inner], nodes) ?? held ?? named ?? nodes.find((n) => labelsBox(inner, n)) ?? inner;
 }
 
 /** Controls a person labels by the words right of them. */
@@ -102,7 +101,7 @@ const BOX_ROLES = new Set(['check box', 'radio button']);
  * life of the page: the box without a name, its words as text beside it.
  */
 function labelsBox(text: A11yNode, box: A11yNode): boolean {
-  return BOX_ROLES.has(box.role) && !usableName(box.name) && text.parent === box.parent && usableName(text.name || text.value)
+  return BOX_ROLES.has(box.role) && !usableName(box.name) && isTextRole(text) && text.parent === box.parent && usableName(text.name || text.value)
     && holdsRelation(text.box, box.box, 'row') && holdsRelation(text.box, box.box, 'right-of') && text.box.x - right(box.box) <= BESIDE;
 }
 
@@ -123,7 +122,7 @@ export function nameOf(node: A11yNode, nodes: readonly A11yNode[]): string | nul
   if (isField(node)) return usableName(node.name) ? node.name.trim() : null;
   const name = node.name || (isTextRole(node) ? node.value : null);
   if (usableName(name)) return name.trim();
-  const beside = BOX_ROLES.has(node.role) ? nodes.find((n) => isTextRole(n) && labelsBox(n, node)) : undefined;
+  const beside = nodes.find((n) => labelsBox(n, node));
   return beside ? (beside.name || beside.value)!.trim() : null;
 }
 
