@@ -105,6 +105,9 @@ export async function runFind(inputs: FindInputs, description: string, settings:
   let nextProgress = started + RETRY_CEILING_MS;
   let cache: CacheLookup | null = null;
   let movedLooks = 0;
+  // A look cut short because the screen moved is no look: the next one happens even on the same pixels
+  // (a redraw that changed nothing, a flash that went again), or a find that does not wait would end unanswered.
+  let lookAgain = false;
   let searchedWholeScreen = false;
   let refused = false;
   const phases: FindPhases = { capture: 0, cache: 0, engine: 0, change: 0 };
@@ -117,7 +120,8 @@ export async function runFind(inputs: FindInputs, description: string, settings:
     const mark = await watch.mark();
     const screen = await timed(phases, 'capture', capture);
     const changed = !lastScreen || !screen.data.equals(lastScreen.data);
-    if (changed || Date.now() - lastAttemptAt >= RETRY_CEILING_MS) {
+    if (changed || lookAgain || Date.now() - lastAttemptAt >= RETRY_CEILING_MS) {
+      lookAgain = false;
       attempts++;
       lastAttemptAt = Date.now();
       lastScreen = screen;
@@ -130,6 +134,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
           // this thread: not on a screen that moved meanwhile (a drawer still sliding in), which is looked at afresh.
           if (movedLooks < MAX_MOVED_LOOKS && mark !== null && (await watch.mark()) !== mark) {
             movedLooks++;
+            lookAgain = true;
             continue;
           }
           searchedWholeScreen = true;
@@ -158,6 +163,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       } catch (error) {
         if (error instanceof ScreenMoved) {
           movedLooks++;
+          lookAgain = true;
           continue;
         }
         if (!(error instanceof LocateRefusal)) throw error;

@@ -132,3 +132,34 @@ test('on a screen that holds still, a cached element not where it stood is searc
   assert.deepEqual(looks, [[200, false], [200, true]]);
   assert.deepEqual(engineReads, [200]);
 });
+
+test('a look that expects no wait, cut short by a redraw that left the same pixels, is looked at again, not answered "not found"', async () => {
+  // The page redraws what it showed (the X server counts a change, the pixels stay) while the cache looks.
+  const toast = screenOf(90);
+  const counter = changeCounter();
+  let lookups = 0;
+  const lookup = (): CacheLookup => { if (lookups++ === 0) counter.bump(); return MISS; };
+  const engine: LocateEngine = {
+    name: 'a11y', capabilities: ['text'], exact: true,
+    locate: async () => [{ box: { x: 10, y: 10, width: 20, height: 10 }, text: 'Settings saved', confidence: 1, engine: 'a11y', reason: 'the tree' }],
+  };
+  const outcome = await runFind({ chain: new EngineChain('auto', [engine]), capture: async () => toast, changes: counter.changes, sandbox: null, log: () => undefined, lookup },
+    "'Settings saved'", { timeout: 0, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.text, 'Settings saved', outcome.rejection ?? '');
+});
+
+test('a look that expects no wait, whose engine was stopped by a change that went again, is looked at again', async () => {
+  // A frame drawn half-way (or a flash) while the tree is read: the slower engine is stopped, and the next capture is the first screen again.
+  const toast = screenOf(90);
+  const flash = screenOf(30);
+  let captures = 0;
+  const capture = async () => (captures++ === 1 ? flash : toast);
+  const tree: LocateEngine = { name: 'a11y', capabilities: ['text'], exact: true, locate: async () => [] };
+  const pixels: LocateEngine = {
+    name: 'ocr', capabilities: ['text'],
+    locate: async () => [{ box: { x: 10, y: 10, width: 20, height: 10 }, text: 'Settings saved', confidence: 0.9, engine: 'ocr', reason: 'read' }],
+  };
+  const outcome = await runFind({ chain: new EngineChain('auto', [tree, pixels]), capture, sandbox: null, log: () => undefined },
+    "'Settings saved'", { timeout: 0, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.text, 'Settings saved', outcome.rejection ?? '');
+});
