@@ -104,3 +104,15 @@ test('redraw: a screen that holds still because the machine draws no frames is n
   assert.equal(outcome.settled, true, `the animation ended and the screen settled (${JSON.stringify(outcome)})`);
   assert.ok(outcome.waitedMs >= 500, `the wait outlasted the 110 ms without frames, to the animation's end (${outcome.waitedMs} ms)`);
 });
+
+test('redraw: a click the page reports late is awaited on the screen after the report, not taken as changing nothing', async () => {
+  // A page just opened handles its first click late: it reports it 60 ms on, and its change shows 15 ms after.
+  const screen = screenPaintingAfter(75);
+  const pages: PageActivity = { ...NO_PAGES, hasBrowser: () => true, inputHandled: () => new Promise((resolve) => setTimeout(resolve, 60)) };
+  const watch = new RedrawWatch(screen.capture, async () => true, pages);
+  await watch.mark('click');
+  screen.act();
+  const outcome = await watch.wait('click', REQUEST);
+  assert.equal(outcome.changed, true, `the change after the report counted (${JSON.stringify(outcome)})`);
+  assert.equal(await screen.capture(), NEW_PAGE);
+});

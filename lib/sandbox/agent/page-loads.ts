@@ -14,10 +14,11 @@ export interface PageActivity {
    */
   loadedSince(since: number): boolean;
   /**
-   * Resolves once every visible page has drawn a frame after now: input that
-   * reached it by now has been handled. Input sent at or after `since` that a
-   * page has not reported counts as handled once a page navigates after
-   * `since` (a link's click leaves the page before its report arrives).
+   * Resolves once the pages have reported the input awaited (see
+   * awaitReleases) and then drawn it: every visible page has drawn two frames
+   * after the report. Input sent at or after `since` that a page has not
+   * reported counts as handled once a page navigates after `since` (a link's
+   * click leaves the page before its report arrives).
    */
   inputHandled(timeoutMs: number, since?: number): Promise<void>;
   /**
@@ -178,26 +179,25 @@ export class PageLoads implements PageActivity {
 
   async inputHandled(timeoutMs: number, since = Date.now()): Promise<void> {
     if (!this.cdp?.open || !this.pages.size) return;
+    const deadline = Date.now() + timeoutMs;
     // Input sent to a page: until the page reports it, it may still be on its way, and a frame drawn
     // meanwhile would prove nothing. A page busy in the input's handler reports it once the handler is done;
     // one that navigated has handled it (its report may never come: the document is gone).
-    const reported = Promise.race([this.echoes.reached(this.awaited, timeoutMs), this.navigationSince(since, timeoutMs)]);
-    await this.drawn(1, timeoutMs, reported);
+    await Promise.race([this.echoes.reached(this.awaited, timeoutMs), this.navigationSince(since, timeoutMs)]);
+    // Then the frames after the report: the first holds what the handler changed, and the second starts once
+    // it was handed on for the screen. A frame asked for before the report may have been drawn before the input.
+    await this.framesDrawn(Math.max(0, deadline - Date.now()));
   }
 
-  framesDrawn(timeoutMs: number): Promise<void> {
-    return this.drawn(2, timeoutMs);
-  }
-
-  /** Resolves once every visible page has drawn `frames` frames after now (and `also` has resolved), or after `timeoutMs`. */
-  private async drawn(frames: 1 | 2, timeoutMs: number, also?: Promise<unknown>): Promise<void> {
+  /** Resolves once every visible page has drawn two frames after now, or after `timeoutMs`. */
+  async framesDrawn(timeoutMs: number): Promise<void> {
     const cdp = this.cdp;
     if (!cdp?.open || !this.pages.size) return;
     // A hidden page draws no frames: it answers at once. Each next frame starts once the one before was handed on for the screen.
-    const frame = `document.hidden || new Promise((resolve) => { let left = ${frames}; const next = () => (--left ? requestAnimationFrame(next) : resolve(true)); requestAnimationFrame(next); })`;
-    const drawn = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frame, awaitPromise: true }, session).catch(() => undefined));
+    const frames = 'document.hidden || new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
+    const drawn = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frames, awaitPromise: true }, session).catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all([...drawn, also]), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
+    await Promise.race([Promise.all(drawn), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
     clearTimeout(timer);
   }
 }

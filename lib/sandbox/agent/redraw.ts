@@ -89,16 +89,16 @@ export class RedrawWatch {
     let settled = true;
     let share = 0;
     if (mark && request.threshold !== false) {
-      let handled = false;
-      void this.pages.inputHandled(Math.min(INPUT_TURN_MS, request.timeoutMs), mark.at).then(() => { handled = true; });
-      const pages = { handled: () => handled, loading: () => this.pages.loadingSince(mark.at), loaded: () => this.pages.loadedSince(mark.at) };
+      let handledAt: number | null = null;
+      void this.pages.inputHandled(Math.min(INPUT_TURN_MS, request.timeoutMs), mark.at).then(() => { handledAt = Date.now(); });
+      const pages = { handledAt: () => handledAt, loading: () => this.pages.loadingSince(mark.at), loaded: () => this.pages.loadedSince(mark.at) };
       ({ changed, settled, share } = await this.screen(mark.look, pages, request.threshold, deadline));
     }
     const networkQuiet = request.network ? await this.networkQuiet(deadline) : null;
     return { changed, settled, changedShare: Math.round(share * 10000) / 10000, networkQuiet, waitedMs: Date.now() - started };
   }
 
-  private async screen(before: Uint32Array, pages: { handled(): boolean; loading(): boolean; loaded(): boolean }, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
+  private async screen(before: Uint32Array, pages: { handledAt(): number | null; loading(): boolean; loaded(): boolean }, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
     const acted = Date.now();
     let share = 0;
     let grown = 0;
@@ -121,7 +121,9 @@ export class RedrawWatch {
         grown = share;
         grewAt = now;
       }
-      const quiet = now - grewAt >= (grown > 0 ? QUIET_MS : CHANGE_WINDOW_MS) && pages.handled();
+      // The window for a change opens once the pages have handled the action and drawn it, where that comes later.
+      const handledAt = pages.handledAt();
+      const quiet = handledAt !== null && now - Math.max(grewAt, handledAt) >= (grown > 0 ? QUIET_MS : CHANGE_WINDOW_MS);
       if (quiet || now >= deadline) return { changed: false, settled: true, share: grown };
       await sleep(LOOK_EVERY_MS);
     }
@@ -145,7 +147,7 @@ export class RedrawWatch {
     };
     const { settled } = await holdStill(look, (previous, next) => {
       share = Math.max(share, changedShare(before, next));
-      const moved = changedShare(previous, next) > floor || !pages.handled() || pages.loading() || unpainted(next);
+      const moved = changedShare(previous, next) > floor || pages.handledAt() === null || pages.loading() || unpainted(next);
       if (moved) drawn.moved();
       return moved;
     }, { quietMs: () => (drawn.confirmed() ? QUIET_MS : Infinity), everyMs: LOOK_EVERY_MS, deadline, first: current });

@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough } from 'stream';
+import { CdpPipe } from '../../lib/sandbox/agent/cdp-pipe';
+import { PageLoads } from '../../lib/sandbox/agent/page-loads';
+
+/**
+ * A browser's end of the debugging pipe, as Chromium speaks it: calls are
+ * answered at once (a frame asked for is drawn at once), and `emit` sends an
+ * event. Each call is noted with when it came.
+ */
+function browserPipe() {
+  const toBrowser = new PassThrough();
+  const fromBrowser = new PassThrough();
+  const calls: { method: string; at: number }[] = [];
+  let buffered = '';
+  toBrowser.setEncoding('utf8');
+  toBrowser.on('data', (chunk: string) => {
+    buffered += chunk;
+    let end: number;
+    while ((end = buffered.indexOf('\0')) >= 0) {
+      const call = JSON.parse(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      calls.push({ method: call.method, at: Date.now() });
+      const result = call.method === 'Runtime.evaluate' ? { result: { type: 'boolean', value: true } } : {};
+      fromBrowser.write(`${JSON.stringify({ id: call.id, result, ...(call.sessionId ? { sessionId: call.sessionId } : {}) })}\0`);
+    }
+  });
+  const emit = (method: string, params: unknown, sessionId?: string) => fromBrowser.write(`${JSON.stringify({ method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+  return { cdp: new CdpPipe(toBrowser, fromBrowser), calls, emit, close: () => { toBrowser.destroy(); fromBrowser.destroy(); } };
+}
+
+test('input counts as handled once the page reported it and then drew frames: a frame drawn before the report proves nothing', async () => {
+  const browser = browserPipe();
+  const loads = new PageLoads();
+  try {
+    await loads.watch(browser.cdp, null);
+    browser.emit('Target.attachedToTarget', { sessionId: 'page-1', targetInfo: { type: 'page', targetId: 'target-1' } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    loads.awaitReleases(loads.inputsHandled() + 1);
+    let reportedAt = Infinity;
+    setTimeout(() => {
+      reportedAt = Date.now();
+      browser.emit('Runtime.bindingCalled', { name: '__glanceInputHandled', payload: 'pointerup' }, 'page-1');
+    }, 80);
+    await loads.inputHandled(2000);
+    const handledAt = Date.now();
+    assert.ok(handledAt >= reportedAt, 'not before the page reported the click');
+    const framesAfter = browser.calls.filter((c) => c.method === 'Runtime.evaluate' && c.at >= reportedAt);
+    assert.ok(framesAfter.length >= 1, `frames were asked for after the report (${JSON.stringify(browser.calls.map((c) => c.method))})`);
+  } finally {
+    browser.close();
+  }
+});
