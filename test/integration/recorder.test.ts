@@ -53,11 +53,12 @@ async function record(client: Client, act: (x: ReturnType<typeof person>, looks:
 async function onPage(name: string, html: string, options: ClientOptions = {}, env: Record<string, string> = {}): Promise<{ client: Client; url: string }> {
   fs.writeFileSync(path.join(root, name), html);
   const url = `${(await pages).url}/${name}`;
-  const client = await join({ dashcam: false, ...options }, () => {
+  const settings: ClientOptions = { dashcam: false, ...options };
+  const client = await join(settings, () => {
     const saved = { ...process.env };
     Object.assign(process.env, env);
     try {
-      return newClient(state, { dashcam: false, ...options });
+      return newClient(state, settings);
     } finally {
       process.env = saved;
     }
