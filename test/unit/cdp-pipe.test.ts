@@ -47,3 +47,58 @@ test('a call waiting for its answer fails when the browser goes; a broken pipe d
   output.destroy(new Error('read ECONNRESET'));
   assert.deepEqual(await waiting, { failed: 'read ECONNRESET' });
 });
+
+/**
+ * A page that answers waitForPaintedPage() and waitForInput() as a loaded, full-screen page does; the
+ * question whether its frame is on the screen is held until `shown` is called. `asked` lists what it was asked.
+ */
+function loadedPage() {
+  const { input, cdp, answer } = pipes();
+  const asked: string[] = [];
+  let heldId: number | null = null;
+  let shownAnswer: string | null = null;
+  input.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\0').filter(Boolean)) {
+      const { id, method, params } = JSON.parse(line);
+      const expression: string = params?.expression ?? '';
+      const what = method !== 'Runtime.evaluate' ? method : /gpuBenchmarking/.test(expression) ? 'shown?' : /paint/.test(expression) ? 'painted?' : /innerWidth/.test(expression) ? 'ready?' : 'pointer';
+      asked.push(what);
+      if (method === 'Target.attachToTarget') answer({ id, result: { sessionId: 'S' } });
+      else if (what === 'painted?') answer({ id, result: { result: { value: 'painted' } } });
+      else if (what === 'shown?') {
+        if (shownAnswer) answer({ id, result: { result: { value: shownAnswer } } });
+        else heldId = id;
+      } else if (method === 'Runtime.evaluate') answer({ id, result: { result: { value: true } } });
+      else answer({ id, result: {} });
+    }
+  });
+  return {
+    cdp, asked,
+    shown(value: string) {
+      shownAnswer = value;
+      if (heldId !== null) answer({ id: heldId, result: { result: { value } } });
+    },
+  };
+}
+
+test('a page is ready for input only once its frame is on the screen, which the page is asked after it filled the screen and saw the pointer', async () => {
+  const page = loadedPage();
+  await page.cdp.waitForPaintedPage('http://localhost/page.html', Date.now() + 5000, 'T');
+  const ready = outcome(page.cdp.waitForInput(Date.now() + 5000, async () => undefined));
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(page.asked.at(-1), 'shown?', `the last question is whether the frame is on the screen (${page.asked.join(', ')})`);
+  assert.ok(page.asked.indexOf('shown?') > page.asked.lastIndexOf('ready?') && page.asked.indexOf('shown?') > page.asked.lastIndexOf('pointer'), page.asked.join(', '));
+  assert.ok(!page.asked.includes('Target.detachFromTarget'), 'not done before the answer');
+  page.shown('shown');
+  assert.deepEqual(await ready, { answered: undefined });
+  assert.equal(page.asked.at(-1), 'Target.detachFromTarget');
+});
+
+test('a browser that cannot tell when its frame is on the screen is taken as it is', async () => {
+  const page = loadedPage();
+  page.shown('unknown');
+  await page.cdp.waitForPaintedPage('http://localhost/page.html', Date.now() + 5000, 'T');
+  const started = Date.now();
+  assert.deepEqual(await outcome(page.cdp.waitForInput(Date.now() + 5000, async () => undefined)), { answered: undefined });
+  assert.ok(Date.now() - started < 500, `no wait for a bound (${Date.now() - started} ms)`);
+});

@@ -2,7 +2,7 @@ import { Readable, Writable } from 'stream';
 
 /** How long the page may take to report the pointer's motion before Glance goes on without it. */
 const POINTER_PROOF_MS = 3000;
-/** How long a page's first paint may take to reach the screen before Glance goes on without its proof (a blank page has none). */
+/** How long a page's frame may take to reach the screen before Glance goes on without its proof (a blank page's first paint has none). */
 const PRESENTED_BOUND_MS = 1000;
 /** How long a motion may take to reach the page before the pointer moves again (a move costs nothing). */
 const POINTER_ECHO_MS = 50;
@@ -149,6 +149,7 @@ export class CdpPipe {
       await new Promise((r) => setTimeout(r, 20));
     }
     await this.waitForPointerMotion(Math.min(deadline, Date.now() + POINTER_PROOF_MS), movePointer);
+    await this.waitForShown(deadline);
     await this.send('Target.detachFromTarget', { sessionId: this.pageSession });
     this.pageSession = undefined;
   }
@@ -168,6 +169,31 @@ export class CdpPipe {
         await new Promise((r) => setTimeout(r, 10));
       }
     }
+  }
+
+  /**
+   * Resolves once what the page shows now is on the screen. The page's frame
+   * reaches the X server later than the page draws it, through the browser's
+   * compositor: on a loaded machine, 150 ms after a page had loaded and filled
+   * the screen, the screen still showed a frame drawn before, half the
+   * document at the window's size before full screen. Chromium started with
+   * --enable-gpu-benchmarking tells the page when its next frame has been
+   * swapped onto the screen; a browser without it is taken as it is.
+   */
+  private async waitForShown(deadline: number): Promise<void> {
+    const shown = `new Promise((resolve) => {
+      const benchmarking = globalThis.chrome && globalThis.chrome.gpuBenchmarking;
+      if (!benchmarking) return resolve('unknown');
+      const timer = setTimeout(() => resolve('bound'), ${PRESENTED_BOUND_MS});
+      benchmarking.addSwapCompletionEventListener(() => { clearTimeout(timer); resolve('shown'); });
+    })`;
+    // The page's own bound ends the wait; this one ends it where the page does not answer at all.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.send('Runtime.evaluate', { expression: shown, awaitPromise: true, returnByValue: true }, this.pageSession).catch(() => undefined),
+      new Promise((r) => { timer = setTimeout(r, Math.max(0, Math.min(PRESENTED_BOUND_MS + 100, deadline - Date.now()))); }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** An expression's value in the page, or false when the page cannot answer yet. */

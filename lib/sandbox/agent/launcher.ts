@@ -31,6 +31,8 @@ export function chromiumArgs(url: string, userDataDir: string, width: number, he
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--password-store=basic',
     '--disable-dev-shm-usage', '--disable-features=Translate,MediaRouter', '--disable-session-crashed-bubble',
     '--remote-debugging-pipe', '--disable-smooth-scrolling', '--force-renderer-accessibility',
+    // Lets a page learn when its frame is on the screen (chrome.gpuBenchmarking), which the launch waits for.
+    '--enable-gpu-benchmarking',
     // Alive with no window left: the next scenario's page opens in it, in a context of its own.
     '--keep-alive-for-test',
     `--user-data-dir=${userDataDir}`, '--kiosk', '--window-position=0,0', `--window-size=${width},${height}`, url,
