@@ -8,19 +8,6 @@ const PRESENTED_BOUND_MS = 1000;
 const POINTER_ECHO_MS = 50;
 
 /**
- * A page expression that resolves once the page's next frame is on the
- * screen. Chromium started with --enable-gpu-benchmarking says when it has
- * been swapped there. Without it, once two frames have been drawn: the second
- * starts once the first was handed on for the screen, which reaches it a
- * moment later. A hidden page draws none, and answers at once.
- */
-export const NEXT_FRAME_SHOWN = `document.hidden || new Promise((resolve) => {
-  const benchmarking = globalThis.chrome && globalThis.chrome.gpuBenchmarking;
-  if (benchmarking) benchmarking.addSwapCompletionEventListener(() => resolve(true));
-  else requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)));
-})`;
-
-/**
  * A minimal DevTools-protocol client over Chromium's `--remote-debugging-pipe`
  * (fd 3 carries commands in, fd 4 replies out, NUL-terminated JSON). Glance
  * uses it to know that a page has loaded and painted, rather than guessing
@@ -191,14 +178,20 @@ export class CdpPipe {
    * the screen, the screen still showed a frame drawn before, half the
    * document at the window's size before full screen. Chromium started with
    * --enable-gpu-benchmarking tells the page when its next frame has been
-   * swapped onto the screen (see NEXT_FRAME_SHOWN).
+   * swapped onto the screen; a browser without it is taken as it is.
    */
   private async waitForShown(deadline: number): Promise<void> {
-    // A page that does not answer at all is taken as it is after the bound.
+    const shown = `new Promise((resolve) => {
+      const benchmarking = globalThis.chrome && globalThis.chrome.gpuBenchmarking;
+      if (!benchmarking) return resolve('unknown');
+      const timer = setTimeout(() => resolve('bound'), ${PRESENTED_BOUND_MS});
+      benchmarking.addSwapCompletionEventListener(() => { clearTimeout(timer); resolve('shown'); });
+    })`;
+    // The page's own bound ends the wait; this one ends it where the page does not answer at all.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      this.send('Runtime.evaluate', { expression: NEXT_FRAME_SHOWN, awaitPromise: true, returnByValue: true }, this.pageSession).catch(() => undefined),
-      new Promise((r) => { timer = setTimeout(r, Math.max(0, Math.min(PRESENTED_BOUND_MS, deadline - Date.now()))); }),
+      this.send('Runtime.evaluate', { expression: shown, awaitPromise: true, returnByValue: true }, this.pageSession).catch(() => undefined),
+      new Promise((r) => { timer = setTimeout(r, Math.max(0, Math.min(PRESENTED_BOUND_MS + 100, deadline - Date.now()))); }),
     ]);
     clearTimeout(timer);
   }

@@ -1,4 +1,4 @@
-import { NEXT_FRAME_SHOWN, type CdpPipe } from './cdp-pipe';
+import type { CdpPipe } from './cdp-pipe';
 import { InputEchoes } from './input-echoes';
 import { procStat } from '../process-identity';
 import { Wakeup } from '../../util/wait';
@@ -15,16 +15,16 @@ export interface PageActivity {
   loadedSince(since: number): boolean;
   /**
    * Resolves once the pages have reported the input awaited (see
-   * awaitReleases) and then drawn it: every visible page's next frame after
-   * the report is on the screen. Input sent at or after `since` that a page has not
+   * awaitReleases) and then drawn it: every visible page has drawn two frames
+   * after the report. Input sent at or after `since` that a page has not
    * reported counts as handled once a page navigates after `since` (a link's
    * click leaves the page before its report arrives).
    */
   inputHandled(timeoutMs: number, since?: number): Promise<void>;
   /**
-   * Resolves once every visible page's next frame after now is on the
-   * screen, or after `timeoutMs`: motion a page had under way when asked has
-   * reached the screen. A starved machine can draw no frame for longer than a still
+   * Resolves once every visible page has drawn two frames after now, or
+   * after `timeoutMs`: motion a page had under way when asked has reached the
+   * screen. A starved machine can draw no frame for longer than a still
    * screen's quiet window, in the middle of an animation.
    */
   framesDrawn(timeoutMs: number): Promise<void>;
@@ -184,16 +184,18 @@ export class PageLoads implements PageActivity {
     // meanwhile would prove nothing. A page busy in the input's handler reports it once the handler is done;
     // one that navigated has handled it (its report may never come: the document is gone).
     await Promise.race([this.echoes.reached(this.awaited, timeoutMs), this.navigationSince(since, timeoutMs)]);
-    // Then the next frame after the report, which holds what the handler changed, on the screen. A frame
-    // asked for before the report may have been drawn before the input.
+    // Then the frames after the report: the first holds what the handler changed, and the second starts once
+    // it was handed on for the screen. A frame asked for before the report may have been drawn before the input.
     await this.framesDrawn(Math.max(0, deadline - Date.now()));
   }
 
-  /** Resolves once every visible page's next frame after now is on the screen, or after `timeoutMs`. */
+  /** Resolves once every visible page has drawn two frames after now, or after `timeoutMs`. */
   async framesDrawn(timeoutMs: number): Promise<void> {
     const cdp = this.cdp;
     if (!cdp?.open || !this.pages.size) return;
-    const drawn = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: NEXT_FRAME_SHOWN, awaitPromise: true }, session).catch(() => undefined));
+    // A hidden page draws no frames: it answers at once. Each next frame starts once the one before was handed on for the screen.
+    const frames = 'document.hidden || new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
+    const drawn = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frames, awaitPromise: true }, session).catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(drawn), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
     clearTimeout(timer);

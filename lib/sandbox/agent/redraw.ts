@@ -162,8 +162,8 @@ const PRESENT_MS = 17;
  * Whether the browser's pages have drawn since the screen last moved. A
  * quiet window proves a still screen only if frames were drawn in it: a
  * starved machine can draw none for longer than QUIET_MS in the middle of an
- * animation, and the screen then looks still. One ask for the pages' next
- * frame on the screen is under way at a time; once an ask made after the last motion has come back
+ * animation, and the screen then looks still. One ask for two frames is
+ * under way at a time; once an ask made after the last motion has come back
  * and a look was taken a frame after it, the quiet counts. Where no browser
  * runs, the ask comes back at once.
  */
