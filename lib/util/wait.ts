@@ -1,6 +1,13 @@
 /** Bounded waiting: every wait in Glance has a deadline. */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Resolves once `work` has settled (either way), or after `ms`, whichever comes first. */
+export async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.then(() => undefined, () => undefined), new Promise((resolve) => { timer = setTimeout(resolve, ms); })]);
+  clearTimeout(timer);
+}
+
 export class TimeoutError extends Error {
   constructor(message: string) {
     super(message);

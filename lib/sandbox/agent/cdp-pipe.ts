@@ -1,4 +1,5 @@
 import { Readable, Writable } from 'stream';
+import { settledWithin } from '../../util/wait';
 
 /** How long the page may take to report the pointer's motion before Glance goes on without it. */
 const POINTER_PROOF_MS = 3000;
@@ -183,17 +184,10 @@ export class CdpPipe {
   private async waitForShown(deadline: number): Promise<void> {
     const shown = `new Promise((resolve) => {
       const benchmarking = globalThis.chrome && globalThis.chrome.gpuBenchmarking;
-      if (!benchmarking) return resolve('unknown');
-      const timer = setTimeout(() => resolve('bound'), ${PRESENTED_BOUND_MS});
-      benchmarking.addSwapCompletionEventListener(() => { clearTimeout(timer); resolve('shown'); });
+      if (benchmarking) benchmarking.addSwapCompletionEventListener(() => resolve(true)); else resolve(false);
     })`;
-    // The page's own bound ends the wait; this one ends it where the page does not answer at all.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.send('Runtime.evaluate', { expression: shown, awaitPromise: true, returnByValue: true }, this.pageSession).catch(() => undefined),
-      new Promise((r) => { timer = setTimeout(r, Math.max(0, Math.min(PRESENTED_BOUND_MS + 100, deadline - Date.now()))); }),
-    ]);
-    clearTimeout(timer);
+    const answered = this.send('Runtime.evaluate', { expression: shown, awaitPromise: true, returnByValue: true }, this.pageSession);
+    await settledWithin(answered, Math.max(0, Math.min(PRESENTED_BOUND_MS, deadline - Date.now())));
   }
 
   /** An expression's value in the page, or false when the page cannot answer yet. */

@@ -1,7 +1,7 @@
 import type { CdpPipe } from './cdp-pipe';
 import { InputEchoes } from './input-echoes';
 import { procStat } from '../process-identity';
-import { Wakeup } from '../../util/wait';
+import { settledWithin, Wakeup } from '../../util/wait';
 
 /** What an action's redraw wait asks of the browser's pages (nothing, where no browser runs). */
 export interface PageActivity {
@@ -196,8 +196,6 @@ export class PageLoads implements PageActivity {
     // A hidden page draws no frames: it answers at once. Each next frame starts once the one before was handed on for the screen.
     const frames = 'document.hidden || new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
     const drawn = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frames, awaitPromise: true }, session).catch(() => undefined));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(drawn), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
-    clearTimeout(timer);
+    await settledWithin(Promise.all(drawn), timeoutMs);
   }
 }
