@@ -31,6 +31,8 @@ test("a reset closes the browser's windows and keeps its process, and the next p
   await client.auth();
   await client.connect({ keepAlive: 0 });
   const browserPids = async () => (await client.exec('sh', 'pgrep -f -- "[-]-keep-alive-for-test" || true')).trim().split('\n').filter(Boolean).map(Number);
+  // The address bar's pop-ups are web pages of the browser's own, each in a renderer that a window would start, per context.
+  const browserPages = async () => (await client.exec('sh', 'pgrep -f -- "[-]-top-chrome-webui" || true')).trim();
 
   await client.provision.chrome({ url: `${server.url}/visits.html` });
   await waitForPageState(client, (s) => s.visits === 1);
@@ -49,6 +51,7 @@ test("a reset closes the browser's windows and keeps its process, and the next p
   assert.ok(first.every((pid) => again.includes(pid)), 'the page opened in the same browser process');
   const heading = await client.find("'Visits: 1'");
   assert.ok(heading.found(), heading.reason ?? '');
+  assert.equal(await browserPages(), '', 'no renderer of the browser\'s own pages runs beside the page (kiosk mode shows no address bar)');
   // It fills the screen and takes clicks and keys as the first window did.
   const size = client.getInstance()!.resolution.split('x').map(Number);
   assert.ok(heading.boundingBox!.y < size[1] / 2, 'the page starts at the top of the screen');
