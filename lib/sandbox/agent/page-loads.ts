@@ -74,6 +74,8 @@ export class PageLoads implements PageActivity {
   /** When a page last asked to navigate or started loading, and who waits for the next time. */
   private navigatedAt = 0;
   private readonly navigated = new Wakeup();
+  /** The page of a window made ahead for the next page: minimized, it draws no frames, and its loads are no one's. */
+  private spareTarget: string | null = null;
 
   /**
    * Follows a browser's pages through its debugging pipe, for as long as the
@@ -113,7 +115,7 @@ export class PageLoads implements PageActivity {
       return;
     }
     // A page's own loads only: a frame inside it that keeps loading (an ad, a widget) is not the page changing.
-    if (!sessionId || this.pages.get(sessionId) !== params.frameId) return;
+    if (!sessionId || this.pages.get(sessionId) !== params.frameId || params.frameId === this.spareTarget) return;
     if (method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedLoading') {
       this.navigatedAt = Date.now();
       this.navigated.wake();
@@ -173,6 +175,11 @@ export class PageLoads implements PageActivity {
     return this.navigated.next(timeoutMs);
   }
 
+  /** Leaves the page of the window made ahead out of the frames and loads waited for, until it is taken (null). */
+  setSpare(targetId: string | null): void {
+    this.spareTarget = targetId;
+  }
+
   awaitReleases(count: number): void {
     this.awaited = Math.max(this.awaited, count);
   }
@@ -195,7 +202,8 @@ export class PageLoads implements PageActivity {
     if (!cdp?.open || !this.pages.size) return;
     // A hidden page draws no frames: it answers at once. Each next frame starts once the one before was handed on for the screen.
     const frames = 'document.hidden || new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
-    const drawn = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frames, awaitPromise: true }, session).catch(() => undefined));
+    const shown = [...this.pages].filter(([, target]) => target !== this.spareTarget).map(([session]) => session);
+    const drawn = shown.map((session) => cdp.send('Runtime.evaluate', { expression: frames, awaitPromise: true }, session).catch(() => undefined));
     await settledWithin(Promise.all(drawn), timeoutMs);
   }
 }
