@@ -1,4 +1,4 @@
-import { after, test } from 'node:test';
+import { after, test, TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
 import os from 'os';
@@ -14,27 +14,33 @@ import { cleanupAfterFile, newClient, pageTitle, testState, waitForPageState } f
 const state = testState();
 const cleanup = cleanupAfterFile(state, after);
 
+/** Pages served from a folder of their own (made from the server's address), and a client connected to a new sandbox. */
+async function pagesAndSandbox(t: TestContext, pages: (serverUrl: string) => Record<string, string>) {
+  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'pages-'));
+  const server = await serveFolder(dir);
+  t.after(() => server.close());
+  for (const [name, html] of Object.entries(pages(server.url))) fs.writeFileSync(path.join(dir, name), html);
+  const client = newClient(state, { dashcam: false });
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  return { client, url: server.url };
+}
+
 test("a reset closes the browser's windows and keeps its process, and the next page opens in a fresh context", async (t) => {
-  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'visits-'));
   // Counts its visits in localStorage and shows the count in its title.
-  fs.writeFileSync(path.join(dir, 'visits.html'), `<!doctype html><meta charset="utf-8"><h1 id="v"></h1><script>
+  const { client, url } = await pagesAndSandbox(t, () => ({ 'visits.html': `<!doctype html><meta charset="utf-8"><h1 id="v"></h1><script>
     const visits = Number(localStorage.getItem('visits') || 0) + 1;
     localStorage.setItem('visits', String(visits));
     document.cookie = 'seen=yes';
     document.getElementById('v').textContent = 'Visits: ' + visits;
     document.title = JSON.stringify({ visits, cookie: document.cookie.includes('seen=yes') && visits > 1 });
-  </script>`);
-  const server = await serveFolder(dir);
-  t.after(() => server.close());
-  const client = newClient(state, { dashcam: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
+  </script>` }));
   const browserPids = async () => (await client.exec('sh', 'pgrep -f -- "[-]-keep-alive-for-test" || true')).trim().split('\n').filter(Boolean).map(Number);
   // The address bar's pop-ups are web pages of the browser's own, each in a renderer that a window would start, per context.
   const browserPages = async () => (await client.exec('sh', 'pgrep -f -- "[-]-top-chrome-webui" || true')).trim();
 
-  await client.provision.chrome({ url: `${server.url}/visits.html` });
+  await client.provision.chrome({ url: `${url}/visits.html` });
   await waitForPageState(client, (s) => s.visits === 1);
   const first = await browserPids();
   assert.ok(first.length > 0, 'the browser runs');
@@ -44,7 +50,7 @@ test("a reset closes the browser's windows and keeps its process, and the next p
   const kept = await browserPids();
   assert.ok(first.every((pid) => kept.includes(pid)), `the browser's processes stay (${first} then ${kept})`);
 
-  await client.provision.chrome({ url: `${server.url}/visits.html` });
+  await client.provision.chrome({ url: `${url}/visits.html` });
   // A fresh context: the first visit again, without the cookie set before.
   assert.deepEqual(await waitForPageState(client, (s) => s.visits !== undefined), { visits: 1, cookie: false });
   const again = await browserPids();
@@ -58,23 +64,16 @@ test("a reset closes the browser's windows and keeps its process, and the next p
 });
 
 test('in a reused sandbox, the next page opens in a window made ahead: fresh, out of sight until then, and never taken for a program', async (t) => {
-  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'ahead-'));
   // Counts its visits in localStorage, and shows in its title what the keys typed into it.
-  fs.writeFileSync(path.join(dir, 'visits.html'), `<!doctype html><meta charset="utf-8"><h1>Counted visits</h1><input id="f" autofocus><script>
+  const { client, url } = await pagesAndSandbox(t, () => ({ 'visits.html': `<!doctype html><meta charset="utf-8"><h1>Counted visits</h1><input id="f" autofocus><script>
     const visits = Number(localStorage.getItem('visits') || 0) + 1;
     localStorage.setItem('visits', String(visits));
     const show = () => { document.title = JSON.stringify({ visits, typed: document.getElementById('f').value }); };
     document.getElementById('f').addEventListener('input', show);
     show();
-  </script>`);
-  const server = await serveFolder(dir);
-  t.after(() => server.close());
-  const client = newClient(state, { dashcam: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
+  </script>` }));
   const agent = client.requireAgent();
-  const open = () => agent.call<{ madeAhead?: boolean }>('POST', '/launch/chrome', { url: `${server.url}/visits.html`, timeout: 30_000 });
+  const open = () => agent.call<{ madeAhead?: boolean }>('POST', '/launch/chrome', { url: `${url}/visits.html`, timeout: 30_000 });
   const windows = async () => (await agent.call<{ title: string }[]>('GET', '/windows')).map((w) => w.title);
 
   assert.equal((await open()).madeAhead, undefined, 'a new browser opens its first page in its first window');
@@ -102,22 +101,16 @@ test('in a reused sandbox, the next page opens in a window made ahead: fresh, ou
 });
 
 test('a frame of another site reports the input it handled, as the page does', async (t) => {
-  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'frames-'));
-  const server = await serveFolder(dir);
-  t.after(() => server.close());
-  const port = new URL(server.url).port;
   // The frame comes from 'localhost', the page from '127.0.0.1': two sites, so the frame runs in a process of its own.
-  fs.writeFileSync(path.join(dir, 'outer.html'), `<!doctype html><meta charset="utf-8"><title>{}</title>
-    <iframe src="http://localhost:${port}/inner.html" style="position:absolute;left:0;top:0;width:600px;height:200px;border:0"></iframe>
-    <script>addEventListener('message', (e) => { document.title = JSON.stringify({ typed: e.data }); });</script>`);
-  fs.writeFileSync(path.join(dir, 'inner.html'), `<!doctype html><meta charset="utf-8">
+  const { client, url } = await pagesAndSandbox(t, (serverUrl) => ({
+    'outer.html': `<!doctype html><meta charset="utf-8"><title>{}</title>
+    <iframe src="http://localhost:${new URL(serverUrl).port}/inner.html" style="position:absolute;left:0;top:0;width:600px;height:200px;border:0"></iframe>
+    <script>addEventListener('message', (e) => { document.title = JSON.stringify({ typed: e.data }); });</script>`,
+    'inner.html': `<!doctype html><meta charset="utf-8">
     <input id="f" style="position:absolute;left:20px;top:20px;width:300px;height:40px;font-size:20px">
-    <script>document.getElementById('f').addEventListener('input', (e) => parent.postMessage(e.target.value, '*'));</script>`);
-  const client = newClient(state, { dashcam: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  await client.provision.chrome({ url: `${server.url}/outer.html` });
+    <script>document.getElementById('f').addEventListener('input', (e) => parent.postMessage(e.target.value, '*'));</script>`,
+  }));
+  await client.provision.chrome({ url: `${url}/outer.html` });
   const agent = client.requireAgent();
   await agent.call('POST', '/pointer', { action: 'click', x: 150, y: 40 });
   const typed = await agent.call<{ pacing: { previousEchoed: boolean | null } }>('POST', '/type', { text: 'framed' });
