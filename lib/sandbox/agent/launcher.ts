@@ -215,10 +215,10 @@ export class Launcher {
     try {
       const before = new Set((await this.driver.windows()).map(windowIdentity));
       const { browserContextId: contextId } = await kept.cdp.send<{ browserContextId: string }>('Target.createBrowserContext', { disposeOnDetach: false });
+      this.pageLoads?.setSpare(contextId);
       try {
         const { targetId } = await kept.cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId: contextId, newWindow: true, background: true, windowState: 'minimized' });
         const { windowId } = await kept.cdp.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId });
-        this.pageLoads?.setSpare(targetId);
         const window = await waitFor('the window made ahead', async () => (await this.driver.windows()).find((w) => !before.has(windowIdentity(w))), { timeoutMs: SPARE_BOUND_MS, intervalMs: 20 });
         return { contextId, targetId, windowId, window: windowIdentity(window) };
       } catch (error) {
