@@ -14,6 +14,7 @@ import { lookAt } from './redraw';
 import { changedShare, MOTION_FLOOR } from '../../image/motion';
 import { holdStill } from '../../util/settle';
 import { sleep, TimeoutError, waitFor } from '../../util/wait';
+import { WindowAhead, WindowMadeAhead, windowIdentity } from './window-ahead';
 
 /**
  * Starts desktop programs inside the sandbox and waits until they are really
@@ -84,24 +85,6 @@ const NO_TREE_AFTER_MS = 1000;
 /** The longest wait for the tree's focused widget once the window is up and still. */
 const FOCUSED_WIDGET_BOUND_MS = 3000;
 const LOOK_EVERY_MS = 20;
-const windowIdentity = (w: WindowInfo) => `${w.id}:${w.pid}`;
-/** How long a window made ahead may take to be made and appear on the window list: launches and window lists wait for it. */
-const SPARE_BOUND_MS = 2000;
-
-/**
- * A window made ahead for the next page: minimized, in the background (it
- * takes neither the focus nor a pixel of the screen), at about:blank, in a
- * context of its own. The next page brings it up and navigates it, and its
- * renderer has started already.
- */
-interface Spare {
-  contextId: string;
-  targetId: string;
-  windowId: number;
-  /** Its identity on the window list, where it is left out. */
-  window: string;
-}
-
 /** The launched process and everything it started, while it runs; empty once it has exited (it handed over). */
 function launchedProcesses(child: ChildProcess): Set<number> {
   if (child.exitCode !== null || !child.pid) return new Set();
@@ -119,8 +102,8 @@ export class Launcher {
    * reset closes its windows and contexts, and leaves the process running.
    */
   private browser: { child: ChildProcess; cdp: CdpPipe; contexts: string[]; profile: string } | null = null;
-  /** A window of the kept browser made ahead for the next page, while it is made or waits (see makeSpare()). */
-  private spare: Promise<Spare | null> | null = null;
+  /** The next page's window, made ahead in the kept browser. */
+  private readonly ahead: WindowAhead;
 
   constructor(
     private readonly driver: Driver,
@@ -131,7 +114,9 @@ export class Launcher {
     /** Told of every browser launched, to follow its pages' loads. */
     private readonly pageLoads: PageLoads | null,
     private readonly focusedWidget: FocusedWidgetProbe | null = null,
-  ) {}
+  ) {
+    this.ahead = new WindowAhead(driver, pageLoads);
+  }
 
   /**
    * Runs `command` through sh and resolves once the program is ready for
@@ -163,9 +148,9 @@ export class Launcher {
     const deadline = started + timeoutMs;
     this.requireReadable(url);
     const kept = this.browser && this.browser.child.exitCode === null && this.browser.cdp.open ? this.browser : null;
-    const spare = await this.takeSpare();
-    const inSpare = kept && spare ? await this.openInSpare(kept, spare, url).catch(() => null) : null;
-    const opened = inSpare ?? (kept ? await this.openInContext(kept, url).catch(() => null) : null);
+    const madeAhead = await this.ahead.take();
+    const inWindowAhead = kept && madeAhead ? await this.openMadeAhead(kept, madeAhead, url).catch(() => null) : null;
+    const opened = inWindowAhead ?? (kept ? await this.openInContext(kept, url).catch(() => null) : null);
     let window: WindowInfo;
     let cdp: CdpPipe;
     if (kept && opened) {
@@ -189,89 +174,23 @@ export class Launcher {
     await cdp.waitForInput(deadline, () => this.introducePointer());
     const current = (await this.driver.windows()).find((w) => w.id === window.id) ?? window;
     // A sandbox reused across scenarios opens its next page in a window made now.
-    if (kept && opened) this.makeSpare(kept);
-    return { window: current, durationMs: Date.now() - started, ...(inSpare ? { madeAhead: true as const } : {}) };
+    if (kept && opened) this.ahead.make(kept.cdp);
+    return { window: current, durationMs: Date.now() - started, ...(inWindowAhead ? { madeAhead: true as const } : {}) };
   }
 
-  /**
-   * Makes a window for the next page ahead, in the background: the next
-   * page then skips the new window (about 100 ms here) and most of its new
-   * renderer's start. Launches and window lists wait until it is made, so
-   * that it is never taken for a program's window.
-   */
-  private makeSpare(kept: NonNullable<Launcher['browser']>): void {
-    if (this.spare) return;
-    const making = this.madeAhead(kept);
-    let late = false;
-    this.spare = Promise.race([making, sleep(SPARE_BOUND_MS).then(() => { late = true; return null; })]);
-    // A browser too busy to make it in time: one made later is no one's, and goes.
-    void making.then((spare) => {
-      if (late && spare) void kept.cdp.send('Target.disposeBrowserContext', { browserContextId: spare.contextId }).catch(() => undefined);
-    });
-  }
-
-  /** A new context with a window in it, minimized and in the background, at about:blank; null when it could not be made. */
-  private async madeAhead(kept: NonNullable<Launcher['browser']>): Promise<Spare | null> {
-    try {
-      const before = new Set((await this.driver.windows()).map(windowIdentity));
-      const { browserContextId: contextId } = await kept.cdp.send<{ browserContextId: string }>('Target.createBrowserContext', { disposeOnDetach: false });
-      this.pageLoads?.setSpare(contextId);
-      try {
-        const { targetId } = await kept.cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId: contextId, newWindow: true, background: true, windowState: 'minimized' });
-        const { windowId } = await kept.cdp.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId });
-        const window = await waitFor('the window made ahead', async () => (await this.driver.windows()).find((w) => !before.has(windowIdentity(w))), { timeoutMs: SPARE_BOUND_MS, intervalMs: 20 });
-        return { contextId, targetId, windowId, window: windowIdentity(window) };
-      } catch (error) {
-        this.pageLoads?.setSpare(null);
-        await kept.cdp.send('Target.disposeBrowserContext', { browserContextId: contextId }).catch(() => undefined);
-        throw error;
-      }
-    } catch {
-      return null;
-    }
-  }
-
-  /** The window made ahead, once made, for the page about to open; none when there is none, or the browser is gone. */
-  private async takeSpare(): Promise<Spare | null> {
-    const spare = await this.spare;
-    this.forgetSpare();
-    return spare;
-  }
-
-  private forgetSpare(): void {
-    this.spare = null;
-    this.pageLoads?.setSpare(null);
-  }
-
-  /**
-   * Brings the window made ahead up, full screen, and sends it to `url`. One
-   * that fails half way is closed: the page then opens in a new window.
-   */
-  private async openInSpare(kept: NonNullable<Launcher['browser']>, spare: Spare, url: string): Promise<{ before: Set<string>; targetId: string }> {
-    kept.contexts.push(spare.contextId);
-    try {
-      // Taken, it is on the window list again: as the page's new window.
-      const before = await this.windowsNow();
-      before.delete(spare.window);
-      // Out of minimized, at the screen's place and size, then full screen: straight to full screen, it stays minimized.
-      await kept.cdp.send('Browser.setWindowBounds', { windowId: spare.windowId, bounds: { windowState: 'normal' } });
-      await kept.cdp.send('Browser.setWindowBounds', { windowId: spare.windowId, bounds: { left: 0, top: 0, width: this.driver.width, height: this.driver.height } });
-      await kept.cdp.send('Browser.setWindowBounds', { windowId: spare.windowId, bounds: { windowState: 'fullscreen' } });
-      const { sessionId } = await kept.cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: spare.targetId, flatten: true });
-      await kept.cdp.send('Page.navigate', { url }, sessionId);
-      await kept.cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
-      return { before, targetId: spare.targetId };
-    } catch (error) {
-      kept.contexts.splice(kept.contexts.indexOf(spare.contextId), 1);
-      await kept.cdp.send('Target.disposeBrowserContext', { browserContextId: spare.contextId }).catch(() => undefined);
-      throw error;
-    }
+  /** Opens `url` in the window made ahead for it, which the next reset closes with the page's context. */
+  private async openMadeAhead(kept: NonNullable<Launcher['browser']>, made: WindowMadeAhead, url: string): Promise<{ before: Set<string>; targetId: string }> {
+    // Taken, it is on the window list again: as the page's new window.
+    const before = await this.windowsNow();
+    before.delete(made.window);
+    await this.ahead.bringUp(kept.cdp, made, url);
+    kept.contexts.push(made.contextId);
+    return { before, targetId: made.targetId };
   }
 
   /** The windows on the screen, less the one made ahead for the next page (minimized, and no one's yet). */
-  async windows(): Promise<WindowInfo[]> {
-    const spare = await this.spare;
-    return (await this.driver.windows()).filter((w) => windowIdentity(w) !== spare?.window);
+  windows(): Promise<WindowInfo[]> {
+    return this.ahead.windowsBesides();
   }
 
   /** Opens `url` in a new context of the kept browser, in a window of its own, full screen. */
@@ -302,17 +221,17 @@ export class Launcher {
     const kept = this.browser;
     this.browser = null;
     // The window made ahead stays, for the next scenario's page.
-    const spare = await this.spare;
+    const madeAhead = await this.ahead.current();
     if (!kept || kept.child.exitCode !== null || !kept.cdp.open || !kept.child.pid) {
-      this.forgetSpare();
+      this.ahead.forget();
       return null;
     }
     try {
       for (const browserContextId of kept.contexts.splice(0)) await kept.cdp.send('Target.disposeBrowserContext', { browserContextId });
       const { targetInfos } = await kept.cdp.send<{ targetInfos: { type: string; targetId: string }[] }>('Target.getTargets');
-      for (const target of targetInfos.filter((t) => t.type === 'page' && t.targetId !== spare?.targetId)) await kept.cdp.send('Target.closeTarget', { targetId: target.targetId });
+      for (const target of targetInfos.filter((t) => t.type === 'page' && t.targetId !== madeAhead?.targetId)) await kept.cdp.send('Target.closeTarget', { targetId: target.targetId });
     } catch {
-      this.forgetSpare();
+      this.ahead.forget();
       return null; // it did not answer: the reset ends it with the other programs
     }
     const pids = new Set([kept.child.pid]);
@@ -320,7 +239,7 @@ export class Launcher {
     // closeTarget answers when the close has begun; the windows leave the screen a little later.
     const closed = await waitFor('the browser windows to close', async () => (await this.windows()).every((w) => w.pid === null || !pids.has(w.pid)) || undefined, { timeoutMs: DEFAULT_REAP_BOUNDS.closeMs, intervalMs: 25 }).catch(() => false);
     if (!closed) {
-      this.forgetSpare();
+      this.ahead.forget();
       return null; // a window that stays: the reset ends the browser with the other programs
     }
     this.browser = kept;
