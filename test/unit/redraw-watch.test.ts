@@ -12,12 +12,14 @@ function frameOf(colour: number) {
 const OLD_PAGE = frameOf(0xf4f4f4);
 const NEW_PAGE = frameOf(0x2b6cb0);
 
-/** A screen that shows the old page until `paintsAfterMs` past the action, then the new one. */
-function screenPaintingAfter(paintsAfterMs: number) {
+/** A screen that shows the old page until `paintsAfterMs` past the action, then the new one (`newPage`). */
+function screenPaintingAfter(paintsAfterMs: number, newPage = NEW_PAGE) {
   let actedAt = Infinity;
   return {
     act: () => { actedAt = Date.now(); },
-    capture: async () => (Date.now() - actedAt >= paintsAfterMs ? NEW_PAGE : OLD_PAGE),
+    capture: async () => (Date.now() - actedAt >= paintsAfterMs ? newPage : OLD_PAGE),
+    /** The pages' next two frames: the new page's first ones, once it paints (a frame is 16 ms). */
+    framesDrawn: () => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, actedAt + paintsAfterMs - Date.now()) + 16)),
   };
 }
 
@@ -27,7 +29,7 @@ function screenPaintingAfter(paintsAfterMs: number) {
  * whole load, started and stopped, all in one turn of its event loop, before
  * the new page is on the screen. No look ever sees the page loading.
  */
-function loadHeardAllAtOnce(heardAfterMs: number, askedAt: () => number): PageActivity {
+function loadHeardAllAtOnce(heardAfterMs: number, askedAt: () => number, framesDrawn = NO_PAGES.framesDrawn): PageActivity {
   let heard = false;
   return {
     ...NO_PAGES,
@@ -35,6 +37,7 @@ function loadHeardAllAtOnce(heardAfterMs: number, askedAt: () => number): PageAc
     loadingSince: () => false,
     loadedSince: (since) => heard && askedAt() >= since,
     inputHandled: () => new Promise((resolve) => setTimeout(() => { heard = true; resolve(); }, heardAfterMs)),
+    framesDrawn,
   };
 }
 
@@ -43,13 +46,28 @@ const REQUEST = { threshold: 0.05, network: false, timeoutMs: 3000 };
 test('redraw: a load the agent heard of only once it had finished still has its page awaited on the screen', async () => {
   const screen = screenPaintingAfter(250);
   let askedAt = 0;
-  const watch = new RedrawWatch(screen.capture, async () => true, loadHeardAllAtOnce(180, () => askedAt));
+  const watch = new RedrawWatch(screen.capture, async () => true, loadHeardAllAtOnce(180, () => askedAt, screen.framesDrawn));
   await watch.mark('click');
   screen.act();
   askedAt = Date.now();
   const outcome = await watch.wait('click', REQUEST);
   assert.equal(outcome.changed, true, `the load counted as the click's redraw (${JSON.stringify(outcome)})`);
   assert.equal(await screen.capture(), NEW_PAGE, 'the wait returned with the new page on the screen');
+});
+
+test('redraw: a new page that looks much like the old one is awaited until it has drawn, not for the whole paint bound', async () => {
+  // The next page differs from the old one in a few words: less than the threshold, as after a link to a similar page.
+  const lookAlike = frameOf(0xf4f4f4);
+  lookAlike.data.writeUInt32LE(0x202020, 0);
+  const screen = screenPaintingAfter(120, lookAlike);
+  let askedAt = 0;
+  const watch = new RedrawWatch(screen.capture, async () => true, loadHeardAllAtOnce(90, () => askedAt, screen.framesDrawn));
+  await watch.mark('click');
+  screen.act();
+  askedAt = Date.now();
+  const outcome = await watch.wait('click', REQUEST);
+  assert.equal(await screen.capture(), lookAlike, 'the wait returned with the new page on the screen');
+  assert.ok(outcome.waitedMs < 350, `the wait ended once the new page had drawn and held still, well before 500 ms past the load (${outcome.waitedMs} ms)`);
 });
 
 test('redraw: a load asked for before the action is not taken for its redraw', async () => {

@@ -39,9 +39,9 @@ export const QUIET_MS = 50;
 const MAX_MARKS = 16;
 /**
  * A page that finished loading without its new content on the screen yet is
- * painted this long after, at most: the browser keeps the old page's frame
- * until the new one paints, and a busy machine presents it late. A page that
- * looks like the one before (a reload) costs this once.
+ * waited for until it has drawn frames after the load (the browser keeps the
+ * old page's frame until the new one paints), and this long at most: a page
+ * that draws nothing contentful is held back by the browser for a while.
  */
 const PAINT_AFTER_LOAD_MS = 500;
 /** A page that takes longer to handle an action (a long script) is not waited for beyond this. */
@@ -129,20 +129,24 @@ export class RedrawWatch {
     }
     // 2. It did: wait until the pages are done with the action and nothing
     // (beyond a caret or a spinner) has moved for QUIET_MS. A load seen
-    // before any change on the screen must also show its page.
+    // before any change on the screen must also show its page: the pages
+    // draw after the load, and a look a frame later shows what they drew,
+    // however little the new page differs from the old one.
     const floor = Math.min(MOTION_FLOOR, threshold);
     const awaitingPaint = share <= threshold;
-    let loadedAt: number | null = null;
+    const framesDrawn = (timeoutMs: number) => this.pages.framesDrawn(timeoutMs);
+    let afterLoad: { at: number; drawn: DrawnSinceMotion } | null = null;
     const unpainted = (next: Uint32Array) => {
       if (!awaitingPaint || changedShare(before, next) > threshold) return false;
-      loadedAt ??= Date.now();
-      return Date.now() - loadedAt < PAINT_AFTER_LOAD_MS;
+      afterLoad ??= { at: Date.now(), drawn: new DrawnSinceMotion(framesDrawn, Math.min(deadline, Date.now() + PAINT_AFTER_LOAD_MS)) };
+      return !afterLoad.drawn.confirmed() && Date.now() - afterLoad.at < PAINT_AFTER_LOAD_MS;
     };
-    const drawn = new DrawnSinceMotion((timeoutMs) => this.pages.framesDrawn(timeoutMs), deadline);
+    const drawn = new DrawnSinceMotion(framesDrawn, deadline);
     const look = async () => {
       const at = Date.now();
       const next = await this.look();
       drawn.looked(at);
+      afterLoad?.drawn.looked(at);
       return next;
     };
     const { settled } = await holdStill(look, (previous, next) => {
@@ -159,10 +163,11 @@ export class RedrawWatch {
 const PRESENT_MS = 17;
 
 /**
- * Whether the browser's pages have drawn since the screen last moved. A
- * quiet window proves a still screen only if frames were drawn in it: a
- * starved machine can draw none for longer than QUIET_MS in the middle of an
- * animation, and the screen then looks still. One ask for two frames is
+ * Whether the browser's pages have drawn since the screen last moved, or
+ * since it was made (a finished load's page). A quiet window proves a still
+ * screen only if frames were drawn in it: a starved machine can draw none for
+ * longer than QUIET_MS in the middle of an animation, and the screen then
+ * looks still. One ask for two frames is
  * under way at a time; once an ask made after the last motion has come back
  * and a look was taken a frame after it, the quiet counts. Where no browser
  * runs, the ask comes back at once.
