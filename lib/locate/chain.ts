@@ -1,6 +1,6 @@
 import type { Box, Screen } from '../types/screen';
 import type { Candidate } from '../types/locate';
-import { unlessAborted } from '../util/wait';
+import { settledWithin, unlessAborted } from '../util/wait';
 import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability, NotThere, ScreenMoved } from './engine';
 import { Query } from './query';
 import { normalise } from './text-match';
@@ -40,10 +40,18 @@ export interface AttemptResult {
 /** The zoom crop is 30% of the screen in each direction, read at twice the size. */
 export const ZOOM_SHARE = 0.3;
 const ZOOM_SCALE = 2;
+/** stop() waits this long at most for the engines' work a find has left behind (each read also ends at its find's deadline). */
+const LEFT_BEHIND_MS = 10_000;
 const NEEDS_VISION = 'Elements that show no text need a vision model: set GLANCE_AI_MODEL (with GLANCE_AI_BASE_URL and GLANCE_AI_API_KEY) to any OpenAI-compatible one.';
 
 export class EngineChain {
   private started: Promise<void> | null = null;
+  /**
+   * The engines' looks under way. A find leaves a look whose screen moved,
+   * and the look runs on to its end: stopped under it, an engine would start
+   * its readers again for it, and nothing would end them.
+   */
+  private readonly looks = new Set<Promise<unknown>>();
 
   constructor(readonly choice: string, readonly engines: LocateEngine[]) {}
 
@@ -61,7 +69,15 @@ export class EngineChain {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = null;
+    await settledWithin(Promise.allSettled([...this.looks]), LEFT_BEHIND_MS);
     await Promise.all(this.engines.map((e) => e.stop?.()));
+  }
+
+  private underWay<T>(look: Promise<T>): Promise<T> {
+    this.looks.add(look);
+    const done = () => this.looks.delete(look);
+    look.then(done, done);
+    return look;
   }
 
   forget(): void {
@@ -88,7 +104,7 @@ export class EngineChain {
       const stale = context.stale;
       if (index > 0 && stale && await stale.check()) throw new ScreenMoved();
       try {
-        const located = engine.locate(context, query, options);
+        const located = this.underWay(engine.locate(context, query, options));
         let candidates = await (stale ? unlessAborted(located, stale.signal, () => new ScreenMoved()) : located);
         if (candidates.length && engine.needsEvidence) {
           const checked = await crossCheck(candidates, query, context, this.engines.filter((e) => e !== engine));

@@ -41,7 +41,7 @@ test('a screen that never holds still is still read by every engine after a few 
   assert.equal(slowReads.length, 1, 'OCR read the screen once the looks cut short ran out');
 });
 
-test('a slower engine still reading when the page paints is left, and the new page is looked at at once', async () => {
+test('a slower engine still reading when the page paints is left, the new page is looked at at once, and the engines stop only after the read left behind', async () => {
   const before = screenOf(255);
   const after = screenOf(40);
   let current = before;
@@ -59,6 +59,7 @@ test('a slower engine still reading when the page paints is left, and the new pa
       ? [{ box: { x: 10, y: 10, width: 20, height: 10 }, text: 'Account created', confidence: 1, engine: 'a11y', reason: 'the tree' }] : []),
   };
   let slowFinished = false;
+  let stoppedMidRead: boolean | null = null;
   const pixels: LocateEngine = {
     name: 'ocr', capabilities: ['text'],
     locate: async () => {
@@ -67,13 +68,18 @@ test('a slower engine still reading when the page paints is left, and the new pa
       slowFinished = true;
       return [];
     },
+    // Stopped under a read, an engine would start its readers again for it, with nothing left to end them.
+    stop: async () => { stoppedMidRead = !slowFinished; },
   };
+  const chain = new EngineChain('auto', [tree, pixels]);
   const started = Date.now();
-  const outcome = await runFind({ chain: new EngineChain('auto', [tree, pixels]), capture: async () => current, changes, sandbox: null, log: () => undefined },
+  const outcome = await runFind({ chain, capture: async () => current, changes, sandbox: null, log: () => undefined },
     "'Account created'", { timeout: 10_000, type: null, zoom: false, verify: false, ai: {} } as never);
   assert.equal(outcome.candidate?.engine, 'a11y');
   assert.equal(slowFinished, false, 'the find did not wait for the slow read of the old page');
   assert.ok(Date.now() - started < 1000, `found ${Date.now() - started} ms after the start`);
+  await chain.stop();
+  assert.equal(stoppedMidRead, false, 'the engine was stopped once the read left behind had ended');
 });
 
 /** The sandbox's change count, as the agent serves it, and a way to bump it. */
