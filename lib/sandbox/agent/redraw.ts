@@ -149,12 +149,16 @@ export class RedrawWatch {
       afterLoad?.drawn.looked(at);
       return next;
     };
+    // Pages not done yet hold the wait, but are no motion: the quiet counts from the screen's last move,
+    // so that a page painted before its load was heard of needs no second quiet window.
+    let pagesBusy = true;
     const { settled } = await holdStill(look, (previous, next) => {
       share = Math.max(share, changedShare(before, next));
-      const moved = changedShare(previous, next) > floor || pages.handledAt() === null || pages.loading() || unpainted(next);
+      pagesBusy = pages.handledAt() === null || pages.loading() || unpainted(next);
+      const moved = changedShare(previous, next) > floor;
       if (moved) drawn.moved();
       return moved;
-    }, { quietMs: () => (drawn.confirmed() ? QUIET_MS : Infinity), everyMs: LOOK_EVERY_MS, deadline, first: current });
+    }, { quietMs: () => (!pagesBusy && drawn.confirmed() ? QUIET_MS : Infinity), everyMs: LOOK_EVERY_MS, deadline, first: current });
     return { changed: true, settled, share };
   }
 }
