@@ -63,43 +63,6 @@ test("a reset closes the browser's windows and keeps its process, and the next p
   assert.ok(heading.boundingBox!.y < size[1] / 2, 'the page starts at the top of the screen');
 });
 
-test('in a reused sandbox, the next page opens in a window made ahead: fresh, out of sight until then, and never taken for a program', async (t) => {
-  // Counts its visits in localStorage, and shows in its title what the keys typed into it.
-  const { client, url } = await pagesAndSandbox(t, () => ({ 'visits.html': `<!doctype html><meta charset="utf-8"><h1>Counted visits</h1><input id="f" autofocus><script>
-    const visits = Number(localStorage.getItem('visits') || 0) + 1;
-    localStorage.setItem('visits', String(visits));
-    const show = () => { document.title = JSON.stringify({ visits, typed: document.getElementById('f').value }); };
-    document.getElementById('f').addEventListener('input', show);
-    show();
-  </script>` }));
-  const agent = client.requireAgent();
-  const open = () => agent.call<{ madeAhead?: boolean }>('POST', '/launch/chrome', { url: `${url}/visits.html`, timeout: 30_000 });
-  const windows = async () => (await agent.call<{ title: string }[]>('GET', '/windows')).map((w) => w.title);
-
-  assert.equal((await open()).madeAhead, undefined, 'a new browser opens its first page in its first window');
-  await client.resetApps();
-  assert.equal((await open()).madeAhead, undefined, 'the first page after a reset opens in a new window');
-  // That page made the next one's window: it is not on the window list, nor on the screen, nor has it the keyboard.
-  assert.equal((await windows()).length, 1, `one window is listed (${await windows()})`);
-  await agent.call('POST', '/type', { text: 'kept' });
-  assert.deepEqual(await waitForPageState(client, (s) => s.typed === 'kept'), { visits: 1, typed: 'kept' });
-
-  await client.resetApps();
-  assert.deepEqual(await windows(), [], 'the reset leaves no window listed');
-  assert.equal((await open()).madeAhead, true, 'the next page opens in the window made ahead');
-  assert.deepEqual(await waitForPageState(client, (s) => s.visits !== undefined), { visits: 1, typed: '' }, 'in a fresh context');
-  await agent.call('POST', '/type', { text: 'ahead' });
-  assert.deepEqual(await waitForPageState(client, (s) => s.typed === 'ahead'), { visits: 1, typed: 'ahead' });
-  const heading = await client.find("'Counted visits'");
-  assert.ok(heading.found() && heading.boundingBox!.y < 100, `the page fills the screen from its top (${JSON.stringify(heading.boundingBox)})`);
-
-  // A program launched while a window waits, made ahead, gets its own window, not that one.
-  await client.resetApps();
-  const app = await agent.call<{ window: { title: string } }>('POST', '/launch/app', { command: 'zenity --info --title=Launched --text=Launched', timeout: 30_000 });
-  assert.equal(app.window.title, 'Launched');
-  assert.deepEqual(await windows(), ['Launched']);
-});
-
 test('a frame of another site reports the input it handled, as the page does', async (t) => {
   // The frame comes from 'localhost', the page from '127.0.0.1': two sites, so the frame runs in a process of its own.
   const { client, url } = await pagesAndSandbox(t, (serverUrl) => ({

@@ -52,32 +52,3 @@ test('input counts as handled once the page reported it and then drew frames: a 
     browser.close();
   }
 });
-
-test("a window made ahead is no one's until it is taken: its page's loads do not count, nor is it asked for frames", async () => {
-  const browser = browserPipe();
-  const loads = new PageLoads();
-  try {
-    await loads.watch(browser.cdp, null);
-    const since = Date.now();
-    // Its context is known before its page is made: the page's first events already belong to it.
-    loads.setSpare('ahead');
-    browser.emit('Target.attachedToTarget', { sessionId: 'spare', targetInfo: { type: 'page', targetId: 'spare-page', browserContextId: 'ahead' } });
-    browser.emit('Page.frameStartedLoading', { frameId: 'spare-page' }, 'spare');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal(loads.loadingSince(since), false, 'its about:blank loading is no one\'s');
-    const asked = browser.calls.length;
-    await loads.framesDrawn(500);
-    assert.equal(browser.calls.filter((c) => c.method === 'Runtime.evaluate').length, browser.calls.slice(0, asked).filter((c) => c.method === 'Runtime.evaluate').length, 'it is not asked for frames');
-
-    // Taken, it is the page: its next load counts.
-    loads.setSpare(null);
-    const taken = Date.now();
-    browser.emit('Page.frameStartedLoading', { frameId: 'spare-page' }, 'spare');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal(loads.loadingSince(taken), true, 'the page it then shows is loading');
-    await loads.framesDrawn(500);
-    assert.ok(browser.calls.slice(asked).some((c) => c.method === 'Runtime.evaluate'), 'and it is asked for frames');
-  } finally {
-    browser.close();
-  }
-});

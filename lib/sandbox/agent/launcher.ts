@@ -14,7 +14,6 @@ import { lookAt } from './redraw';
 import { changedShare, MOTION_FLOOR } from '../../image/motion';
 import { holdStill } from '../../util/settle';
 import { sleep, TimeoutError, waitFor } from '../../util/wait';
-import { WindowAhead, WindowMadeAhead, windowIdentity } from './window-ahead';
 
 /**
  * Starts desktop programs inside the sandbox and waits until they are really
@@ -62,8 +61,6 @@ export interface LaunchResult {
    * seen within the bound. Absent where no tree is read.
    */
   tree?: 'focused' | 'none' | 'not seen';
-  /** A page opened in the window the kept browser made ahead for it. */
-  madeAhead?: true;
 }
 
 /**
@@ -85,6 +82,8 @@ const NO_TREE_AFTER_MS = 1000;
 /** The longest wait for the tree's focused widget once the window is up and still. */
 const FOCUSED_WIDGET_BOUND_MS = 3000;
 const LOOK_EVERY_MS = 20;
+const windowIdentity = (w: WindowInfo) => `${w.id}:${w.pid}`;
+
 /** The launched process and everything it started, while it runs; empty once it has exited (it handed over). */
 function launchedProcesses(child: ChildProcess): Set<number> {
   if (child.exitCode !== null || !child.pid) return new Set();
@@ -102,8 +101,6 @@ export class Launcher {
    * reset closes its windows and contexts, and leaves the process running.
    */
   private browser: { child: ChildProcess; cdp: CdpPipe; contexts: string[]; profile: string } | null = null;
-  /** The next page's window, made ahead in the kept browser. */
-  private readonly ahead: WindowAhead;
 
   constructor(
     private readonly driver: Driver,
@@ -114,9 +111,7 @@ export class Launcher {
     /** Told of every browser launched, to follow its pages' loads. */
     private readonly pageLoads: PageLoads | null,
     private readonly focusedWidget: FocusedWidgetProbe | null = null,
-  ) {
-    this.ahead = new WindowAhead(driver, pageLoads);
-  }
+  ) {}
 
   /**
    * Runs `command` through sh and resolves once the program is ready for
@@ -148,9 +143,7 @@ export class Launcher {
     const deadline = started + timeoutMs;
     this.requireReadable(url);
     const kept = this.browser && this.browser.child.exitCode === null && this.browser.cdp.open ? this.browser : null;
-    const madeAhead = await this.ahead.take();
-    const inWindowAhead = kept && madeAhead ? await this.openMadeAhead(kept, madeAhead, url).catch(() => null) : null;
-    const opened = inWindowAhead ?? (kept ? await this.openInContext(kept, url).catch(() => null) : null);
+    const opened = kept ? await this.openInContext(kept, url).catch(() => null) : null;
     let window: WindowInfo;
     let cdp: CdpPipe;
     if (kept && opened) {
@@ -173,24 +166,7 @@ export class Launcher {
     await this.activate(window, timeoutMs);
     await cdp.waitForInput(deadline, () => this.introducePointer());
     const current = (await this.driver.windows()).find((w) => w.id === window.id) ?? window;
-    // A sandbox reused across scenarios opens its next page in a window made now.
-    if (kept && opened) this.ahead.make(kept.cdp);
-    return { window: current, durationMs: Date.now() - started, ...(inWindowAhead ? { madeAhead: true as const } : {}) };
-  }
-
-  /** Opens `url` in the window made ahead for it, which the next reset closes with the page's context. */
-  private async openMadeAhead(kept: NonNullable<Launcher['browser']>, made: WindowMadeAhead, url: string): Promise<{ before: Set<string>; targetId: string }> {
-    // Taken, it is on the window list again: as the page's new window.
-    const before = await this.windowsNow();
-    before.delete(made.window);
-    await this.ahead.bringUp(kept.cdp, made, url);
-    kept.contexts.push(made.contextId);
-    return { before, targetId: made.targetId };
-  }
-
-  /** The windows on the screen, less the one made ahead for the next page (minimized, and no one's yet). */
-  windows(): Promise<WindowInfo[]> {
-    return this.ahead.windowsBesides();
+    return { window: current, durationMs: Date.now() - started };
   }
 
   /** Opens `url` in a new context of the kept browser, in a window of its own, full screen. */
@@ -220,35 +196,26 @@ export class Launcher {
   private async releaseBrowser(): Promise<{ session: number; pids: Set<number> } | null> {
     const kept = this.browser;
     this.browser = null;
-    // The window made ahead stays, for the next scenario's page.
-    const madeAhead = await this.ahead.current();
-    if (!kept || kept.child.exitCode !== null || !kept.cdp.open || !kept.child.pid) {
-      this.ahead.forget();
-      return null;
-    }
+    if (!kept || kept.child.exitCode !== null || !kept.cdp.open || !kept.child.pid) return null;
     try {
       for (const browserContextId of kept.contexts.splice(0)) await kept.cdp.send('Target.disposeBrowserContext', { browserContextId });
       const { targetInfos } = await kept.cdp.send<{ targetInfos: { type: string; targetId: string }[] }>('Target.getTargets');
-      for (const target of targetInfos.filter((t) => t.type === 'page' && t.targetId !== madeAhead?.targetId)) await kept.cdp.send('Target.closeTarget', { targetId: target.targetId });
+      for (const target of targetInfos.filter((t) => t.type === 'page')) await kept.cdp.send('Target.closeTarget', { targetId: target.targetId });
     } catch {
-      this.ahead.forget();
       return null; // it did not answer: the reset ends it with the other programs
     }
     const pids = new Set([kept.child.pid]);
     for (const pid of pids) for (const child of childrenOf(pid)) pids.add(child);
     // closeTarget answers when the close has begun; the windows leave the screen a little later.
-    const closed = await waitFor('the browser windows to close', async () => (await this.windows()).every((w) => w.pid === null || !pids.has(w.pid)) || undefined, { timeoutMs: DEFAULT_REAP_BOUNDS.closeMs, intervalMs: 25 }).catch(() => false);
-    if (!closed) {
-      this.ahead.forget();
-      return null; // a window that stays: the reset ends the browser with the other programs
-    }
+    const closed = await waitFor('the browser windows to close', async () => (await this.driver.windows()).every((w) => w.pid === null || !pids.has(w.pid)) || undefined, { timeoutMs: DEFAULT_REAP_BOUNDS.closeMs, intervalMs: 25 }).catch(() => false);
+    if (!closed) return null; // a window that stays: the reset ends the browser with the other programs
     this.browser = kept;
     return { session: kept.child.pid, pids };
   }
 
   /** The windows on the screen now, known by id and process: window ids are reused when a program restarts. */
   private async windowsNow(): Promise<Set<string>> {
-    return new Set((await this.windows()).map(windowIdentity));
+    return new Set((await this.driver.windows()).map(windowIdentity));
   }
 
   /** The first window not in `before`; fails early when the program has exited with an error. */
@@ -258,7 +225,7 @@ export class Launcher {
     return waitFor(`a window from '${label}'`, async () => {
       const code = exitCode();
       if (code !== null && code !== 0) throw new Error(`'${label}' exited with code ${code} before opening a window.${tail()}`);
-      return (await this.windows()).find((w) => !before.has(windowIdentity(w)));
+      return (await this.driver.windows()).find((w) => !before.has(windowIdentity(w)));
     }, { timeoutMs, intervalMs: 40 }).catch((error) => {
       if (!(error instanceof TimeoutError)) throw error;
       const code = exitCode();
@@ -355,7 +322,7 @@ export class Launcher {
   async focus(name: string, timeoutMs: number): Promise<WindowInfo> {
     const needle = name.toLowerCase();
     const matches = (w: WindowInfo) => w.title.toLowerCase().includes(needle) || w.className.toLowerCase().includes(needle);
-    const windows = await this.windows();
+    const windows = await this.driver.windows();
     const target = windows.find(matches);
     if (!target) {
       const open = windows.map((w) => `'${w.title || w.className}'`).join(', ') || 'none';

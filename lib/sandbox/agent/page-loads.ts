@@ -74,14 +74,6 @@ export class PageLoads implements PageActivity {
   /** When a page last asked to navigate or started loading, and who waits for the next time. */
   private navigatedAt = 0;
   private readonly navigated = new Wakeup();
-  /** Each page's browser context, by DevTools session. */
-  private readonly contexts = new Map<string, string>();
-  /**
-   * The context of a window made ahead for the next page: minimized, its page
-   * draws no frames, and its loads are no one's. Known before its page is
-   * made, so that none of its events count.
-   */
-  private spareContext: string | null = null;
 
   /**
    * Follows a browser's pages through its debugging pipe, for as long as the
@@ -112,18 +104,16 @@ export class PageLoads implements PageActivity {
       void this.echoes.attach(cdp, params.sessionId).catch(() => undefined);
       if (type !== 'page') return;
       this.pages.set(params.sessionId, params.targetInfo.targetId);
-      this.contexts.set(params.sessionId, params.targetInfo.browserContextId);
       void cdp.send('Page.enable', {}, params.sessionId).catch(() => undefined);
       return;
     }
     if (method === 'Target.detachedFromTarget') {
       this.pages.delete(params.sessionId);
-      this.contexts.delete(params.sessionId);
       this.loading.delete(params.sessionId);
       return;
     }
     // A page's own loads only: a frame inside it that keeps loading (an ad, a widget) is not the page changing.
-    if (!sessionId || this.pages.get(sessionId) !== params.frameId || this.isSpare(sessionId)) return;
+    if (!sessionId || this.pages.get(sessionId) !== params.frameId) return;
     if (method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedLoading') {
       this.navigatedAt = Date.now();
       this.navigated.wake();
@@ -183,15 +173,6 @@ export class PageLoads implements PageActivity {
     return this.navigated.next(timeoutMs);
   }
 
-  /** Leaves the pages of this context, the one a window is made ahead in, out of the frames and loads waited for, until it is taken (null). */
-  setSpare(contextId: string | null): void {
-    this.spareContext = contextId;
-  }
-
-  private isSpare(session: string): boolean {
-    return this.spareContext !== null && this.contexts.get(session) === this.spareContext;
-  }
-
   awaitReleases(count: number): void {
     this.awaited = Math.max(this.awaited, count);
   }
@@ -214,8 +195,7 @@ export class PageLoads implements PageActivity {
     if (!cdp?.open || !this.pages.size) return;
     // A hidden page draws no frames: it answers at once. Each next frame starts once the one before was handed on for the screen.
     const frames = 'document.hidden || new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
-    const shown = [...this.pages.keys()].filter((session) => !this.isSpare(session));
-    const drawn = shown.map((session) => cdp.send('Runtime.evaluate', { expression: frames, awaitPromise: true }, session).catch(() => undefined));
+    const drawn = [...this.pages.keys()].map((session) => cdp.send('Runtime.evaluate', { expression: frames, awaitPromise: true }, session).catch(() => undefined));
     await settledWithin(Promise.all(drawn), timeoutMs);
   }
 }

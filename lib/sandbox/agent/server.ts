@@ -206,7 +206,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     },
     'POST /keys': async (body) => {
       const keys = parseChord(body.keys);
-      await requireKeyboardFocus(driver, ctx.launcher, `the keys '${keys.join('+')}'`);
+      await requireKeyboardFocus(driver, `the keys '${keys.join('+')}'`);
       const times = body.times === undefined ? 1 : number(body, 'times');
       if (!Number.isInteger(times) || times < 1 || times > MAX_PRESSES) throw new HttpError(400, `'times' must be a whole number from 1 to ${MAX_PRESSES}, got ${times}`);
       // Each press once the page (or the screen) says the last was handled, as a person's quick presses are.
@@ -216,7 +216,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     },
     'POST /type': async (body) => {
       const typed = text(body, 'text');
-      await requireKeyboardFocus(driver, ctx.launcher, 'the typed text');
+      await requireKeyboardFocus(driver, 'the typed text');
       return { ok: true, pacing: await pacer.send('keys', () => driver.typeText(typed, typeof body.delay === 'number' ? body.delay : 0)) };
     },
     'POST /exec': async (body) => runShell(ctx.processes, text(body, 'code'), number(body, 'timeout'), ctx.space),
@@ -237,7 +237,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
     'GET /windows/stack': async () => driver.stack(),
     'GET /windows': async () => {
       const active = await driver.activeWindow();
-      return (await ctx.launcher.windows()).map((w) => ({ ...w, active: w.id === active }));
+      return (await driver.windows()).map((w) => ({ ...w, active: w.id === active }));
     },
   };
 }
@@ -257,9 +257,9 @@ async function windowAt(driver: Driver, x: number, y: number): Promise<number | 
 }
 
 /** Keys sent while no window has the keyboard focus go nowhere: say so instead of losing them. */
-async function requireKeyboardFocus(driver: Driver, launcher: Launcher, what: string): Promise<void> {
+async function requireKeyboardFocus(driver: Driver, what: string): Promise<void> {
   if (await driver.focusedWindow()) return;
-  const open = (await launcher.windows()).map((w) => `'${w.title || w.className}'`).join(', ');
+  const open = (await driver.windows()).map((w) => `'${w.title || w.className}'`).join(', ');
   throw new HttpError(409, `No window has the keyboard focus, so ${what} would go nowhere. ${open ? `Click into a window first, or focus one (open: ${open}).` : 'No window is open: launch a program first.'}`);
 }
 
