@@ -134,3 +134,22 @@ test('redraw: a click the page reports late is awaited on the screen after the r
   assert.equal(outcome.changed, true, `the change after the report counted (${JSON.stringify(outcome)})`);
   assert.equal(await screen.capture(), NEW_PAGE);
 });
+
+test('redraw: what a page drew as it reported the click, shown a frame later, is awaited', async () => {
+  // The click shows at once; the page reports it 100 ms on, and what its handler drew last reaches the screen 10 ms after the report.
+  const FIRST = frameOf(0x3366aa);
+  const LAST = frameOf(0x22aa66);
+  let actedAt = Infinity;
+  const capture = async () => {
+    const since = Date.now() - actedAt;
+    return since >= 110 ? LAST : since >= 10 ? FIRST : OLD_PAGE;
+  };
+  const pages: PageActivity = { ...NO_PAGES, hasBrowser: () => true, inputHandled: () => new Promise((resolve) => setTimeout(resolve, 100)) };
+  const watch = new RedrawWatch(capture, async () => true, pages);
+  await watch.mark('click');
+  actedAt = Date.now();
+  const outcome = await watch.wait('click', REQUEST);
+  assert.equal(outcome.changed, true);
+  assert.equal(await capture(), LAST, `the wait returned with the handler's last drawing on the screen (${outcome.waitedMs} ms)`);
+  assert.ok(Date.now() - actedAt >= 110 + 50, 'and once it had held still after it');
+});

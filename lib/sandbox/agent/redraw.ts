@@ -130,8 +130,8 @@ export class RedrawWatch {
     // 2. It did: wait until the pages are done with the action and nothing
     // (beyond a caret or a spinner) has moved for QUIET_MS. A load seen
     // before any change on the screen must also show its page: the pages
-    // draw after the load, and a look a frame later shows what they drew,
-    // however little the new page differs from the old one.
+    // draw after the load, and a look a frame later (below) shows what they
+    // drew, however little the new page differs from the old one.
     const floor = Math.min(MOTION_FLOOR, threshold);
     const awaitingPaint = share <= threshold;
     const framesDrawn = (timeoutMs: number) => this.pages.framesDrawn(timeoutMs);
@@ -139,26 +139,28 @@ export class RedrawWatch {
     const unpainted = (next: Uint32Array) => {
       if (!awaitingPaint || changedShare(before, next) > threshold) return false;
       afterLoad ??= { at: Date.now(), drawn: new DrawnSinceMotion(framesDrawn, Math.min(deadline, Date.now() + PAINT_AFTER_LOAD_MS)) };
-      return !afterLoad.drawn.confirmed() && Date.now() - afterLoad.at < PAINT_AFTER_LOAD_MS;
+      return !afterLoad.drawn.drawn() && Date.now() - afterLoad.at < PAINT_AFTER_LOAD_MS;
     };
     const drawn = new DrawnSinceMotion(framesDrawn, deadline);
+    let lookedAt = 0;
     const look = async () => {
-      const at = Date.now();
+      lookedAt = Date.now();
       const next = await this.look();
-      drawn.looked(at);
-      afterLoad?.drawn.looked(at);
+      drawn.looked(lookedAt);
       return next;
     };
     // Pages not done yet hold the wait, but are no motion: the quiet counts from the screen's last move,
-    // so that a page painted before its load was heard of needs no second quiet window.
-    let pagesBusy = true;
+    // so that a page painted before its load was heard of needs no second quiet window. What the pages
+    // drew as they got done shows a frame later: a look that late must see it, or see nothing move.
+    let doneAt: number | null = null;
     const { settled } = await holdStill(look, (previous, next) => {
       share = Math.max(share, changedShare(before, next));
-      pagesBusy = pages.handledAt() === null || pages.loading() || unpainted(next);
+      if (pages.handledAt() === null || pages.loading() || unpainted(next)) doneAt = null;
+      else doneAt ??= Date.now();
       const moved = changedShare(previous, next) > floor;
       if (moved) drawn.moved();
       return moved;
-    }, { quietMs: () => (!pagesBusy && drawn.confirmed() ? QUIET_MS : Infinity), everyMs: LOOK_EVERY_MS, deadline, first: current });
+    }, { quietMs: () => (doneAt !== null && lookedAt >= doneAt + PRESENT_MS && drawn.confirmed() ? QUIET_MS : Infinity), everyMs: LOOK_EVERY_MS, deadline, first: current });
     return { changed: true, settled, share };
   }
 }
@@ -207,6 +209,12 @@ class DrawnSinceMotion {
     this.lookedAt = at;
   }
 
+  /** The pages have drawn since (what they drew may not be on the screen yet). */
+  drawn(): boolean {
+    return this.drawnAt !== null;
+  }
+
+  /** The pages have drawn since, and a look a frame later shows it. */
   confirmed(): boolean {
     return this.drawnAt !== null && this.lookedAt >= this.drawnAt + PRESENT_MS;
   }
