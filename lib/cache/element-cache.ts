@@ -40,6 +40,8 @@ export interface CacheLookup {
   samePixels?: boolean;
   /** On a miss whose element was nowhere on the screen: removes the entry, once the engine proves it wrong by finding the element. */
   evictStale?: () => void;
+  /** With evictStale: the engine that found the element the cache holds. */
+  foundBy?: string;
   /** Set when the element was found absent on this same screen before: why it is not there. */
   absent?: string;
 }
@@ -86,6 +88,7 @@ export interface GroupLookup {
   /** Every element shows the very pixels cached, where it stood. */
   samePixels?: boolean;
   evictStale?: () => void;
+  foundBy?: string;
 }
 
 export class ElementCache {
@@ -110,7 +113,7 @@ export class ElementCache {
   /** The cached element for a find, when the screen and its crop still match (see lookupAll for `wholeScreen`). */
   lookup(partition: Partition, screen: Screen, thresholds: CacheThresholds, wholeScreen = true): CacheLookup {
     const group = this.lookupAll(partition, screen, thresholds, wholeScreen);
-    return { candidate: group.candidates?.[0] ?? null, info: group.info, similarity: group.similarity, samePixels: group.samePixels, evictStale: group.evictStale };
+    return { candidate: group.candidates?.[0] ?? null, info: group.info, similarity: group.similarity, samePixels: group.samePixels, evictStale: group.evictStale, foundBy: group.foundBy };
   }
 
   /**
@@ -152,7 +155,7 @@ export class ElementCache {
       // element) only on its own screen: the same but for where its elements stood. On a screen that
       // differs elsewhere it may be another page's group (a field of a sign-up page and of a log-in
       // page), kept until the oldest make room.
-      missed ??= this.sameScreenBut(rows, stored.data, screen) ? found : { ...found, evictStale: undefined };
+      missed ??= this.sameScreenBut(rows, stored.data, screen) ? found : { ...found, evictStale: undefined, foundBy: undefined };
     }
     return missed!;
   }
@@ -198,7 +201,7 @@ export class ElementCache {
         // The element is nowhere on this screen. It may not be shown yet (a find that waits
         // for it), so the entry goes only once the engine finds the element after all.
         return {
-          candidates: null, similarity: round(hit.score), evictStale: () => this.evict(rows),
+          candidates: null, similarity: round(hit.score), evictStale: () => this.evict(rows), foundBy: row.engine,
           info: missInfo(diffPercent),
         };
       }

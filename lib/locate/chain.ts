@@ -93,8 +93,10 @@ export class EngineChain {
   async locate(context: EngineContext, query: Query, options: { all?: boolean } = {}): Promise<ChainAnswer> {
     if (query.within !== undefined) return this.locateWithin(context, query, options);
     await this.start();
-    const capable = this.able(neededCapability(query));
-    if (!capable.length) throw new LocateRefusal(this.refusal(query));
+    const able = this.able(neededCapability(query));
+    if (!able.length) throw new LocateRefusal(this.refusal(query));
+    const exact = context.exactOnly ? able.filter((e) => e.exact) : [];
+    const capable = exact.length ? exact : able;
     const refusals: string[] = [];
     const contradictions: string[] = [];
     for (const [index, engine] of capable.entries()) {
@@ -122,7 +124,8 @@ export class EngineChain {
         refusals.push(error.message);
       }
     }
-    if (refusals.length === capable.length) throw new LocateRefusal(refusals.join(' '));
+    // The exact engines alone refusing is no refusal: the others are still to look.
+    if (refusals.length === capable.length && capable === able) throw new LocateRefusal(refusals.join(' '));
     return { candidates: [], engine: null, contradictions };
   }
 

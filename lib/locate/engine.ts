@@ -51,6 +51,8 @@ export interface EngineContext {
    * both stop with ScreenMoved rather than read a screen that is gone.
    */
   stale?: Staleness;
+  /** Only the exact engines (the tree) look, where one can answer: the others read the screen later (see runFind). */
+  exactOnly?: boolean;
 }
 
 /** Whether the screen a find is reading is still the one shown. */

@@ -88,6 +88,15 @@ export interface FindInputs extends ChangeSource {
 export const RETRY_CEILING_MS = 5000;
 /** Looks cut short because the screen moved, at most, in one find: a screen that never holds still is read as it is. */
 const MAX_MOVED_LOOKS = 3;
+/**
+ * A cached element the tree found, missing from the very screen it was found
+ * on (the same but where it stood), is most likely about to show there: for
+ * this long from the find's start, only the exact engines look for it (the
+ * tree answers in milliseconds), and the engines that read pixels (a whole
+ * screen's OCR, and its workers' start) look once the window has closed. A
+ * find with less than twice this long has no such window.
+ */
+const TREE_FIRST_MS = 2000;
 
 export async function runFind(inputs: FindInputs, description: string, settings: FindSettings): Promise<FindOutcome> {
   const { chain, capture, sandbox, log, lookup, onModelCall } = inputs;
@@ -110,6 +119,9 @@ export async function runFind(inputs: FindInputs, description: string, settings:
   let lookAgain = false;
   let searchedWholeScreen = false;
   let refused = false;
+  const treeFirstUntil = Math.min(started + TREE_FIRST_MS, deadline - TREE_FIRST_MS);
+  // A look left the pixel engines out: they look once the tree's window has closed, changed screen or not.
+  let pixelsDue = false;
   const phases: FindPhases = { capture: 0, cache: 0, engine: 0, change: 0 };
   const done = (candidate: Candidate | null, screen: Screen | null): FindOutcome => ({
     description: wrapped, query, candidate, best: candidate ?? best, engine, rejection: candidate ? null : rejection, refused,
@@ -120,7 +132,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
     const mark = await watch.mark();
     const screen = await timed(phases, 'capture', capture);
     const changed = !lastScreen || !screen.data.equals(lastScreen.data);
-    if (changed || lookAgain || Date.now() - lastAttemptAt >= RETRY_CEILING_MS) {
+    if (changed || lookAgain || Date.now() - lastAttemptAt >= RETRY_CEILING_MS || (pixelsDue && Date.now() >= treeFirstUntil)) {
       lookAgain = false;
       attempts++;
       lastAttemptAt = Date.now();
@@ -151,7 +163,9 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       // start: what it waits for may paint while the tree is read. A first look pays nothing for it.
       if (stale && (attempts > 1 || cache?.evictStale)) stale.check().catch(() => undefined);
       try {
-        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, stale };
+        const foundBy = cache?.evictStale ? cache.foundBy : undefined;
+        pixelsDue = Date.now() < treeFirstUntil && chain.engines.some((e) => e.exact && e.name === foundBy);
+        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, stale, exactOnly: pixelsDue };
         const result = await timed(phases, 'engine', () => chain.attempt(context, query, settings));
         if (result.engine) engine = result.engine;
         if (result.candidate) {
@@ -182,7 +196,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       nextProgress += RETRY_CEILING_MS;
     }
     // Until something is drawn (or the unchanged screen is due another look).
-    await timed(phases, 'change', () => watch.changeAfter(mark, Math.min(deadline, lastAttemptAt + RETRY_CEILING_MS, nextProgress) - now));
+    await timed(phases, 'change', () => watch.changeAfter(mark, Math.min(deadline, lastAttemptAt + RETRY_CEILING_MS, nextProgress, pixelsDue ? treeFirstUntil : Infinity) - now));
   }
   return done(null, lastScreen);
 }

@@ -169,3 +169,55 @@ test('a look that expects no wait, whose engine was stopped by a change that wen
     "'Settings saved'", { timeout: 0, type: null, zoom: false, verify: false, ai: {} } as never);
   assert.equal(outcome.candidate?.text, 'Settings saved', outcome.rejection ?? '');
 });
+
+/** A miss on the screen the tree's element was cached on, the same but where it stood: it is not shown yet. */
+const notShownYet = (): CacheLookup => ({ ...MISS, evictStale: () => undefined, foundBy: 'a11y' });
+
+test('an element the tree found before, missing from its own screen, is waited for with the tree alone; it shows, and no pixel is read', async () => {
+  const before = screenOf(200);
+  const shown = screenOf(60);
+  let current = before;
+  const counter = changeCounter();
+  setTimeout(() => { current = shown; counter.bump(); }, 300); // the list shows 300 ms after the find starts
+  const pixelReads: number[] = [];
+  const tree: LocateEngine = {
+    name: 'a11y', capabilities: ['text'], exact: true,
+    locate: async (context: EngineContext) => (context.screen === shown ? [{ box: { x: 10, y: 10, width: 20, height: 10 }, text: 'Website relaunch', confidence: 1, engine: 'a11y', reason: 'the tree' }] : []),
+  };
+  const pixels: LocateEngine = { name: 'ocr', capabilities: ['text'], locate: async (context: EngineContext) => { pixelReads.push(context.screen.data[0]); return []; } };
+  const outcome = await runFind({ chain: new EngineChain('auto', [tree, pixels]), capture: async () => current, changes: counter.changes, sandbox: null, log: () => undefined, lookup: notShownYet },
+    "'Website relaunch'", { timeout: 5000, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.engine, 'a11y', outcome.rejection ?? '');
+  assert.deepEqual(pixelReads, [], 'OCR never read a screen while the tree could answer');
+});
+
+test('an element the tree found before, that the tree no longer shows, is read off the pixels once the tree\'s window has closed, though the screen holds still', async () => {
+  const still = screenOf(200);
+  const counter = changeCounter();
+  const pixelReadsAt: number[] = [];
+  let treeAsked = 0;
+  const tree: LocateEngine = { name: 'a11y', capabilities: ['text'], exact: true, locate: async () => { treeAsked++; return []; } };
+  const pixels: LocateEngine = {
+    name: 'ocr', capabilities: ['text'],
+    locate: async () => { pixelReadsAt.push(Date.now() - started); return [{ box: { x: 10, y: 10, width: 20, height: 10 }, text: 'Website relaunch', confidence: 0.9, engine: 'ocr', reason: 'read' }]; },
+  };
+  const started = Date.now();
+  const outcome = await runFind({ chain: new EngineChain('auto', [tree, pixels]), capture: async () => still, changes: counter.changes, sandbox: null, log: () => undefined, lookup: notShownYet },
+    "'Website relaunch'", { timeout: 5000, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.engine, 'ocr', outcome.rejection ?? '');
+  assert.equal(pixelReadsAt.length, 1);
+  assert.ok(pixelReadsAt[0] >= 1900 && pixelReadsAt[0] < 2600, `the pixels were read when the window closed, not at the next 5 s look (${pixelReadsAt[0]} ms)`);
+  assert.ok(treeAsked >= 1);
+});
+
+test('a find with no time to wait reads the pixels at once, cached element or not', async () => {
+  const still = screenOf(200);
+  const pixelReads: number[] = [];
+  const tree: LocateEngine = { name: 'a11y', capabilities: ['text'], exact: true, locate: async () => [] };
+  const pixels: LocateEngine = { name: 'ocr', capabilities: ['text'], locate: async (context: EngineContext) => { pixelReads.push(context.screen.data[0]); return []; } };
+  const outcome = await runFind({ chain: new EngineChain('auto', [tree, pixels]), capture: async () => still, sandbox: null, log: () => undefined, lookup: notShownYet },
+    "'Website relaunch'", { timeout: 0, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate, null);
+  assert.equal(outcome.refused, false);
+  assert.deepEqual(pixelReads, [200]);
+});
