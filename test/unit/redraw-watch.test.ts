@@ -43,30 +43,29 @@ function loadHeardAllAtOnce(heardAfterMs: number, askedAt: () => number, framesD
 
 const REQUEST = { threshold: 0.05, network: false, timeoutMs: 3000 };
 
-test('redraw: a load the agent heard of only once it had finished still has its page awaited on the screen', async () => {
-  const screen = screenPaintingAfter(250);
+/** A click whose load the agent hears of, all at once, `heardAfterMs` on, and whose page paints `paintsAfterMs` on: the wait's outcome. */
+async function navigatingClick(paintsAfterMs: number, heardAfterMs: number, newPage = NEW_PAGE) {
+  const screen = screenPaintingAfter(paintsAfterMs, newPage);
   let askedAt = 0;
-  const watch = new RedrawWatch(screen.capture, async () => true, loadHeardAllAtOnce(180, () => askedAt, screen.framesDrawn));
+  const watch = new RedrawWatch(screen.capture, async () => true, loadHeardAllAtOnce(heardAfterMs, () => askedAt, screen.framesDrawn));
   await watch.mark('click');
   screen.act();
   askedAt = Date.now();
-  const outcome = await watch.wait('click', REQUEST);
+  return { outcome: await watch.wait('click', REQUEST), shown: await screen.capture() };
+}
+
+test('redraw: a load the agent heard of only once it had finished still has its page awaited on the screen', async () => {
+  const { outcome, shown } = await navigatingClick(250, 180);
   assert.equal(outcome.changed, true, `the load counted as the click's redraw (${JSON.stringify(outcome)})`);
-  assert.equal(await screen.capture(), NEW_PAGE, 'the wait returned with the new page on the screen');
+  assert.equal(shown, NEW_PAGE, 'the wait returned with the new page on the screen');
 });
 
 test('redraw: a new page that looks much like the old one is awaited until it has drawn, not for the whole paint bound', async () => {
   // The next page differs from the old one in a few words: less than the threshold, as after a link to a similar page.
   const lookAlike = frameOf(0xf4f4f4);
   lookAlike.data.writeUInt32LE(0x202020, 0);
-  const screen = screenPaintingAfter(120, lookAlike);
-  let askedAt = 0;
-  const watch = new RedrawWatch(screen.capture, async () => true, loadHeardAllAtOnce(90, () => askedAt, screen.framesDrawn));
-  await watch.mark('click');
-  screen.act();
-  askedAt = Date.now();
-  const outcome = await watch.wait('click', REQUEST);
-  assert.equal(await screen.capture(), lookAlike, 'the wait returned with the new page on the screen');
+  const { outcome, shown } = await navigatingClick(120, 90, lookAlike);
+  assert.equal(shown, lookAlike, 'the wait returned with the new page on the screen');
   assert.ok(outcome.waitedMs < 350, `the wait ended once the new page had drawn and held still, well before 500 ms past the load (${outcome.waitedMs} ms)`);
 });
 
