@@ -93,8 +93,9 @@ const MAX_MOVED_LOOKS = 3;
  * on (the same but where it stood), is most likely about to show there: for
  * this long from the find's start, only the exact engines look for it (the
  * tree answers in milliseconds), and the engines that read pixels (a whole
- * screen's OCR, and its workers' start) look once the window has closed. A
- * find with less than twice this long has no such window.
+ * screen's OCR, and its workers' start) look once the window has closed.
+ * The window closes this long before the find's timeout at the latest, so a
+ * find with this long or less to wait has none.
  */
 const TREE_FIRST_MS = 2000;
 

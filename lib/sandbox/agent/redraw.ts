@@ -173,10 +173,10 @@ const PRESENT_MS = 17;
  * since it was made (a finished load's page). A quiet window proves a still
  * screen only if frames were drawn in it: a starved machine can draw none for
  * longer than QUIET_MS in the middle of an animation, and the screen then
- * looks still. One ask for two frames is
- * under way at a time; once an ask made after the last motion has come back
- * and a look was taken a frame after it, the quiet counts. Where no browser
- * runs, the ask comes back at once.
+ * looks still. One ask for two frames is under way at a time; once an ask
+ * made after the last motion has come back and a look was taken a frame
+ * after it, the quiet counts. Where no browser runs, the ask comes back at
+ * once.
  */
 class DrawnSinceMotion {
   private motionAt = Date.now();
