@@ -40,7 +40,7 @@ export interface CacheLookup {
   samePixels?: boolean;
   /** On a miss whose element was nowhere on the screen: removes the entry, once the engine proves it wrong by finding the element. */
   evictStale?: () => void;
-  /** With evictStale: the engine that found the element the cache holds. */
+  /** Set with evictStale (the same screen, but for where the element stood): the engine that found the element the cache holds. */
   foundBy?: string;
   /** Set when the element was found absent on this same screen before: why it is not there. */
   absent?: string;

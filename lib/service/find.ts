@@ -164,8 +164,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       // start: what it waits for may paint while the tree is read. A first look pays nothing for it.
       if (stale && (attempts > 1 || cache?.evictStale)) stale.check().catch(() => undefined);
       try {
-        const foundBy = cache?.evictStale ? cache.foundBy : undefined;
-        pixelsDue = Date.now() < treeFirstUntil && chain.engines.some((e) => e.exact && e.name === foundBy);
+        pixelsDue = Date.now() < treeFirstUntil && chain.engines.some((e) => e.exact && e.name === cache?.foundBy);
         const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, stale, exactOnly: pixelsDue };
         const result = await timed(phases, 'engine', () => chain.attempt(context, query, settings));
         if (result.engine) engine = result.engine;
