@@ -6,7 +6,7 @@ import { CdpPipe } from './cdp-pipe';
 import type { PageLoads } from './page-loads';
 import { Driver, WindowInfo } from './driver';
 import { ProcessGroup } from './processes';
-import { childrenOf, DEFAULT_REAP_BOUNDS, endMarkedPrograms } from './program-reaper';
+import { DEFAULT_REAP_BOUNDS, endMarkedPrograms, processTree } from './program-reaper';
 import { ProgramSpace } from './program-space';
 import { unreadableBy } from './sandbox-user';
 import { fileURLToPath } from 'url';
@@ -87,9 +87,7 @@ const windowIdentity = (w: WindowInfo) => `${w.id}:${w.pid}`;
 /** The launched process and everything it started, while it runs; empty once it has exited (it handed over). */
 function launchedProcesses(child: ChildProcess): Set<number> {
   if (child.exitCode !== null || !child.pid) return new Set();
-  const pids = new Set([child.pid]);
-  for (const pid of pids) for (const grandchild of childrenOf(pid)) pids.add(grandchild);
-  return pids;
+  return processTree(child.pid);
 }
 
 export class Launcher {
@@ -204,8 +202,7 @@ export class Launcher {
     } catch {
       return null; // it did not answer: the reset ends it with the other programs
     }
-    const pids = new Set([kept.child.pid]);
-    for (const pid of pids) for (const child of childrenOf(pid)) pids.add(child);
+    const pids = processTree(kept.child.pid);
     // closeTarget answers when the close has begun; the windows leave the screen a little later.
     const closed = await waitFor('the browser windows to close', async () => (await this.driver.windows()).every((w) => w.pid === null || !pids.has(w.pid)) || undefined, { timeoutMs: DEFAULT_REAP_BOUNDS.closeMs, intervalMs: 25 }).catch(() => false);
     if (!closed) return null; // a window that stays: the reset ends the browser with the other programs
