@@ -46,6 +46,7 @@ const NEEDS_VISION = 'Elements that show no text need a vision model: set GLANCE
 
 export class EngineChain {
   private started: Promise<void> | null = null;
+  private warming = false;
   /**
    * The engines' looks under way. A find leaves a look whose screen moved,
    * and the look runs on to its end: stopped under it, an engine would start
@@ -66,9 +67,21 @@ export class EngineChain {
     return this.started;
   }
 
+  /**
+   * Starts the engines and warms them in the background, once until they
+   * stop. stop() waits for it as for a look left behind; a warm-up that
+   * fails leaves the error to the first use.
+   */
+  warm(): void {
+    if (this.warming) return;
+    this.warming = true;
+    void this.underWay(this.start().then(() => Promise.all(this.engines.map((e) => e.warm?.())))).catch(() => undefined);
+  }
+
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = null;
+    this.warming = false;
     await settledWithin(Promise.allSettled([...this.looks]), LEFT_BEHIND_MS);
     await Promise.all(this.engines.map((e) => e.stop?.()));
   }

@@ -80,6 +80,8 @@ export interface LocateEngine {
   start?(): Promise<void>;
   /** Releases it; the engine may be started again later. */
   stop?(): Promise<void>;
+  /** Pays ahead, in the background, what its first use would wait for (workers that take long to start). */
+  warm?(): Promise<void>;
   /** Best first for `find`; with `all`, every match in reading order for `findAll`. */
   locate(context: EngineContext, query: Query, options?: { all?: boolean }): Promise<Candidate[]>;
   /** An independent second look at a located box. */

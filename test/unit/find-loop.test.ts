@@ -154,6 +154,30 @@ test('a look that expects no wait, cut short by a redraw that left the same pixe
   assert.equal(outcome.candidate?.text, 'Settings saved', outcome.rejection ?? '');
 });
 
+test('the engines warm once in the background until they stop, and stop waits for a warm-up under way', async () => {
+  const events: string[] = [];
+  const tree: LocateEngine = { name: 'a11y', capabilities: ['text'], exact: true, locate: async () => [], start: async () => { events.push('tree started'); } };
+  const pixels: LocateEngine = {
+    name: 'ocr', capabilities: ['text'], locate: async () => [],
+    warm: async () => {
+      events.push('ocr warming');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      events.push('ocr warm');
+    },
+    stop: async () => { events.push('ocr stopped'); },
+  };
+  const chain = new EngineChain('auto', [tree, pixels]);
+  chain.warm();
+  chain.warm();
+  await chain.stop();
+  // Stopped under the warm-up, the engine would end workers still starting, or start them after its stop.
+  assert.deepEqual(events, ['tree started', 'ocr warming', 'ocr warm', 'ocr stopped']);
+  events.length = 0;
+  chain.warm();
+  await chain.stop();
+  assert.deepEqual(events, ['tree started', 'ocr warming', 'ocr warm', 'ocr stopped'], 'stopped engines warm again when asked');
+});
+
 test('a look that expects no wait, whose engine was stopped by a change that went again, is looked at again', async () => {
   // A frame drawn half-way (or a flash) while the tree is read: the slower engine is stopped, and the next capture is the first screen again.
   const toast = screenOf(90);

@@ -81,6 +81,11 @@ export class OcrEngine implements LocateEngine {
     return this.ocr;
   }
 
+  /** Tesseract's workers (readBox uses them whichever reader reads screens); the second reader's models stay on demand. */
+  warm(): Promise<void> {
+    return this.reader.warm();
+  }
+
   async stop(): Promise<void> {
     const [reader, models] = [this.ocr, this.paddle];
     this.ocr = null;
