@@ -44,7 +44,7 @@ export class FindSession {
     private readonly screenshotsDir = path.join(stateDir, 'screenshots'),
   ) {
     this.cache = new ElementCache(stateDir, settings.cache.maxEntries);
-    // With no cache, the engines answer every find: they start while the session opens its programs, not at its first find.
+    // With no cache, the engines answer every find: they warm while the session opens its programs.
     if (!settings.cache.enabled) chain.warm();
     this.views = new RecorderViews(agent, chain, () => this.capture());
   }

@@ -81,7 +81,7 @@ export class OcrEngine implements LocateEngine {
     return this.ocr;
   }
 
-  /** Tesseract's workers (readBox uses them whichever reader reads screens); the second reader's models stay on demand. */
+  /** A tesseract worker (readBox uses one whichever reader reads screens); the second reader's models stay on demand. */
   warm(): Promise<void> {
     return this.reader.warm();
   }

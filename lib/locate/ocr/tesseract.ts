@@ -63,6 +63,9 @@ export function englishModel(): { langPath: string; gzip: boolean } {
 /** The worker script: tesseract.js's own, with the console of Tesseract and Leptonica shut (see quiet-worker.ts). */
 const QUIET_WORKER = path.join(__dirname, 'quiet-worker.js');
 
+/** A worker's start (0.5 to 0.7 s here) weighs as this many crop reads (about 70 ms each) queued before. */
+const UNSTARTED_BACKLOG = 8;
+
 /** A few dark strokes on white: read once, they bring a new worker's recogniser up (about 100 ms of its first read). */
 const STROKES: GreyImage = (() => {
   const width = 48;
@@ -75,6 +78,16 @@ const STROKES: GreyImage = (() => {
 class WorkerSlot {
   private worker: Promise<Worker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Reads asked of this slot and not done yet. */
+  private waiting = 0;
+
+  /**
+   * What a read given to this slot now would wait for, in reads: those
+   * before it, and a worker still to start (several reads' time).
+   */
+  get backlog(): number {
+    return this.waiting + (this.worker ? 0 : UNSTARTED_BACKLOG);
+  }
 
   private start(): Promise<Worker> {
     if (!this.worker) {
@@ -89,6 +102,7 @@ class WorkerSlot {
 
   /** Reads one image; calls on one slot run one at a time, and one whose turn comes after `deadline` reads nothing. */
   read(image: GreyImage, psm: string, deadline = Infinity): Promise<OcrWord[]> {
+    this.waiting++;
     const job = this.queue.then(async () => {
       if (Date.now() >= deadline) return [];
       const worker = await this.start();
@@ -98,6 +112,8 @@ class WorkerSlot {
       return parseTsv(data.tsv ?? '');
     });
     this.queue = job.catch(() => undefined);
+    const done = () => { this.waiting--; };
+    job.then(done, done);
     return job;
   }
 
@@ -131,7 +147,6 @@ interface KeyedPiece extends Piece { key: string }
 export class OcrReader {
   private readonly slots: WorkerSlot[];
   private readonly memo = new Map<string, OcrWord[]>();
-  private nextSlot = 0;
 
   constructor(workers = Math.max(1, Math.min(2, os.cpus().length))) {
     this.slots = Array.from({ length: workers }, () => new WorkerSlot());
@@ -163,9 +178,14 @@ export class OcrReader {
     return { words, unread };
   }
 
-  /** Reads one crop (e.g. a single control with PSM 7), without the memo; crops asked for together share the workers in turn. */
+  /**
+   * Reads one crop (e.g. a single control with PSM 7), without the memo:
+   * on the worker that would take it first, so that crops asked for
+   * together share the workers, and a lone crop goes to a started worker.
+   */
   readCrop(image: GreyImage, psm: '7' | '8' | '6' | '11', deadline = Infinity): Promise<OcrWord[]> {
-    return this.slots[this.nextSlot++ % this.slots.length].read(image, psm, deadline);
+    const slot = this.slots.reduce((best, next) => (next.backlog < best.backlog ? next : best));
+    return slot.read(image, psm, deadline);
   }
 
   /**
@@ -198,9 +218,13 @@ export class OcrReader {
     this.memo.clear();
   }
 
-  /** Starts every worker ahead of the first read: a worker takes 0.5 to 0.7 s to start here. */
-  async warm(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.warm()));
+  /**
+   * Starts one worker ahead of the first read (a worker takes 0.5 to 0.7 s
+   * to start here): a find's crops go to it, and the others start when a
+   * whole screen is read.
+   */
+  warm(): Promise<void> {
+    return this.slots[0].warm();
   }
 
   async stop(): Promise<void> {
