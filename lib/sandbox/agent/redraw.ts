@@ -47,9 +47,9 @@ const PAINT_AFTER_LOAD_MS = 500;
 /** A page that takes longer to handle an action (a long script) is not waited for beyond this. */
 const INPUT_TURN_MS = 1000;
 
-/** A look at the driver's screen, sampled. */
-export async function lookAt(driver: { capture(): Promise<Frame> }): Promise<Uint32Array> {
-  return sampleFrame(await driver.capture());
+/** A look at the screen, sampled. */
+export async function lookAt(capture: () => Promise<Frame>): Promise<Uint32Array> {
+  return sampleFrame(await capture());
 }
 
 /**
@@ -69,8 +69,8 @@ export class RedrawWatch {
     private readonly pages: PageActivity = NO_PAGES,
   ) {}
 
-  private async look(): Promise<Uint32Array> {
-    return sampleFrame(await this.capture());
+  private look(): Promise<Uint32Array> {
+    return lookAt(this.capture);
   }
 
   async mark(id: string): Promise<void> {

@@ -91,7 +91,7 @@ export class X11Driver implements Driver {
     }
     const damage = this.X.AllocID();
     damageExt.Create(damage, this.root, damageExt.ReportLevel.NonEmpty);
-    const changes = new ScreenChanges();
+    const changes = new ScreenChanges(() => this.sync());
     this.X.on('event', (event: { name?: string; damage?: number }) => {
       if (event.name !== 'DamageNotify' || event.damage !== damage) return;
       damageExt.Subtract(damage, 0, 0);

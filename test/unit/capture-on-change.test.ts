@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { captureOnChange, ScreenChanges } from '../../lib/sandbox/agent/screen-changes';
+
+/** A screen whose captures are counted; `draw` changes it the way the X server would report it, or not at all. */
+function countedScreen(changes: ScreenChanges | null) {
+  let pixels = 0;
+  let captures = 0;
+  return {
+    driver: { changes, capture: async () => { captures++; return { width: 1, height: 1, data: Buffer.from([pixels, 0, 0, 0]) }; } },
+    draw: () => { pixels++; changes?.bump(); },
+    captures: () => captures,
+  };
+}
+
+test('a look at a screen with no drawing reported since the last capture costs no capture, and one after a drawing does', async () => {
+  const screen = countedScreen(new ScreenChanges());
+  const look = captureOnChange(screen.driver);
+  const first = await look();
+  assert.equal(await look(), first, 'the same frame, with nothing drawn');
+  assert.equal(screen.captures(), 1);
+  screen.draw();
+  const after = await look();
+  assert.equal(screen.captures(), 2);
+  assert.equal(after.data[0], 1, 'the drawing is in the new capture');
+});
+
+test('a drawing the X server reports only once asked for a round trip is counted before the look decides', async () => {
+  // The report of a drawing done just before the look is still on its way: the round trip brings it in.
+  let drawnUnreported = false;
+  const changes: ScreenChanges = new ScreenChanges(async () => { if (drawnUnreported) { drawnUnreported = false; changes.bump(); } });
+  const screen = countedScreen(changes);
+  const look = captureOnChange(screen.driver);
+  await look();
+  drawnUnreported = true;
+  await look();
+  assert.equal(screen.captures(), 2);
+});
+
+test('a desktop that reports no drawings is captured at every look', async () => {
+  const screen = countedScreen(null);
+  const look = captureOnChange(screen.driver);
+  await look();
+  await look();
+  assert.equal(screen.captures(), 2);
+});
