@@ -14,6 +14,8 @@ export interface HoldStillOptions<T> {
   /** A look already taken, to compare the next one with. */
   first?: T;
   everyMs?: number;
+  /** How the watch waits between looks (default: `everyMs` of sleep); one that ends early at a drawing sees it sooner. */
+  pause?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function holdStill<T>(look: () => Promise<T>, moved: (previous: T, 
   for (;;) {
     if (Date.now() - quietSince >= quietMs()) return { last, settled: true };
     if (Date.now() >= options.deadline) return { last, settled: false };
-    await sleep(everyMs);
+    await (options.pause ?? sleep)(everyMs);
     const next = await look();
     if (moved(last, next)) quietSince = Date.now();
     last = next;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { captureOnChange, ScreenChanges } from '../../lib/sandbox/agent/screen-changes';
+import { captureOnChange, pauseUntilDrawn, ScreenChanges } from '../../lib/sandbox/agent/screen-changes';
 
 /** A screen whose captures are counted; `draw` changes it the way the X server would report it, or not at all. */
 function countedScreen(changes: ScreenChanges | null) {
@@ -43,4 +43,15 @@ test('a desktop that reports no drawings is captured at every look', async () =>
   await look();
   await look();
   assert.equal(screen.captures(), 2);
+});
+
+test('a pause between looks ends at the next drawing reported, and at its time when none is', async () => {
+  const changes = new ScreenChanges();
+  const pause = pauseUntilDrawn({ changes });
+  const ended = (p: Promise<void>) => Promise.race([p.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still pausing'), 2000))]);
+  const long = pause(60_000);
+  setTimeout(() => changes.bump(), 20);
+  assert.equal(await ended(long), 'ended', 'a drawing ended a minute-long pause');
+  assert.equal(await ended(pause(10)), 'ended', 'with nothing drawn, the pause ends after its time');
+  assert.equal(await ended(pauseUntilDrawn({ changes: null })(10)), 'ended', 'a desktop that reports nothing sleeps');
 });

@@ -8,7 +8,7 @@ import { ProcessGroup } from './processes';
 import { Dashcam } from './dashcam';
 import type { PageActivity } from './page-loads';
 import { RedrawWatch } from './redraw';
-import { captureOnChange } from './screen-changes';
+import { captureOnChange, pauseUntilDrawn } from './screen-changes';
 import { NetworkWatch } from './network-watch';
 import { evidenceRoutes } from './evidence-routes';
 import { startPreviewServer } from './preview/server';
@@ -64,7 +64,7 @@ export async function startEvidence(options: EvidenceOptions): Promise<Evidence>
   const desktop = new Set(processes.pids());
   const dashcam = new Dashcam(options.display, () => ({ width: driver.width, height: driver.height }), processes, options.recordingsDir);
   const network = new NetworkWatch(() => processes.pids().filter((pid) => !desktop.has(pid) && pid !== dashcam.pid));
-  const redraw = new RedrawWatch(captureOnChange(driver), (deadline) => network.quiet(deadline), options.pageLoads);
+  const redraw = new RedrawWatch(captureOnChange(driver), (deadline) => network.quiet(deadline), options.pageLoads, pauseUntilDrawn(driver));
 
   let vncPort: number | null = null;
   let preview: { port: number; close(): void } | null = null;

@@ -67,6 +67,8 @@ export class RedrawWatch {
     private readonly networkQuiet: (deadline: number) => Promise<boolean>,
     /** The browser's pages: a load an action asked for is a redraw on its way. */
     private readonly pages: PageActivity = NO_PAGES,
+    /** The wait between looks: one that ends at the next drawing sees a change sooner. */
+    private readonly pause: (ms: number) => Promise<void> = sleep,
   ) {}
 
   private look(): Promise<Uint32Array> {
@@ -125,7 +127,7 @@ export class RedrawWatch {
       const handledAt = pages.handledAt();
       const quiet = handledAt !== null && now - Math.max(grewAt, handledAt) >= (grown > 0 ? QUIET_MS : CHANGE_WINDOW_MS);
       if (quiet || now >= deadline) return { changed: false, settled: true, share: grown };
-      await sleep(LOOK_EVERY_MS);
+      await this.pause(LOOK_EVERY_MS);
     }
     // 2. It did: wait until the pages are done with the action and nothing
     // (beyond a caret or a spinner) has moved for QUIET_MS. A load seen
@@ -160,7 +162,7 @@ export class RedrawWatch {
       const moved = changedShare(previous, next) > floor;
       if (moved) drawn.moved();
       return moved;
-    }, { quietMs: () => (doneAt !== null && lookedAt >= doneAt + PRESENT_MS && drawn.confirmed() ? QUIET_MS : Infinity), everyMs: LOOK_EVERY_MS, deadline, first: current });
+    }, { quietMs: () => (doneAt !== null && lookedAt >= doneAt + PRESENT_MS && drawn.confirmed() ? QUIET_MS : Infinity), everyMs: LOOK_EVERY_MS, pause: this.pause, deadline, first: current });
     return { changed: true, settled, share };
   }
 }

@@ -1,4 +1,4 @@
-import { Wakeup } from '../../util/wait';
+import { sleep, Wakeup } from '../../util/wait';
 import type { Frame } from './driver';
 
 /**
@@ -55,5 +55,13 @@ export function captureOnChange(driver: { capture(): Promise<Frame>; readonly ch
     const frame = await driver.capture();
     last = { count, frame };
     return frame;
+  };
+}
+
+/** A pause of `ms` that ends early at the next drawing the X server reports, where it reports them. */
+export function pauseUntilDrawn(driver: { readonly changes: ScreenChanges | null }): (ms: number) => Promise<void> {
+  return (ms) => {
+    const changes = driver.changes;
+    return changes ? changes.next(changes.current, ms).then(() => undefined) : sleep(ms);
   };
 }
