@@ -63,7 +63,10 @@ export function processTree(root: number): Set<number> {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const ppid = procStat(entry)?.ppid;
-    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    if (ppid === undefined) continue;
+    const siblings = children.get(ppid);
+    if (siblings) siblings.push(Number(entry));
+    else children.set(ppid, [Number(entry)]);
   }
   const tree = new Set([root]);
   for (const pid of tree) for (const child of children.get(pid) ?? []) tree.add(child);
