@@ -4,7 +4,7 @@ import { ChildProcess, StdioOptions } from 'child_process';
 import { Readable, Writable } from 'stream';
 import { CdpPipe } from './cdp-pipe';
 import type { PageLoads } from './page-loads';
-import { Driver, Frame, WindowInfo } from './driver';
+import { Driver, WindowInfo } from './driver';
 import { captureOnChange } from './screen-changes';
 import { ProcessGroup } from './processes';
 import { DEFAULT_REAP_BOUNDS, endMarkedPrograms, processTree } from './program-reaper';
@@ -100,8 +100,6 @@ export class Launcher {
    * reset closes its windows and contexts, and leaves the process running.
    */
   private browser: { child: ChildProcess; cdp: CdpPipe; contexts: string[]; profile: string } | null = null;
-  /** The screen, captured again only once something was drawn. */
-  private readonly screen: () => Promise<Frame>;
 
   constructor(
     private readonly driver: Driver,
@@ -112,9 +110,7 @@ export class Launcher {
     /** Told of every browser launched, to follow its pages' loads. */
     private readonly pageLoads: PageLoads | null,
     private readonly focusedWidget: FocusedWidgetProbe | null = null,
-  ) {
-    this.screen = captureOnChange(driver);
-  }
+  ) {}
 
   /**
    * Runs `command` through sh and resolves once the program is ready for
@@ -285,7 +281,7 @@ export class Launcher {
    * painted. A caret's blink is too small to count as motion.
    */
   private async waitForStillScreen(deadline: number): Promise<void> {
-    await holdStill(() => lookAt(this.screen), (a, b) => changedShare(a, b) > MOTION_FLOOR, { quietMs: STILL_MS, everyMs: LOOK_EVERY_MS, deadline });
+    await holdStill(() => lookAt(captureOnChange(this.driver)), (a, b) => changedShare(a, b) > MOTION_FLOOR, { quietMs: STILL_MS, everyMs: LOOK_EVERY_MS, deadline });
   }
 
   /**

@@ -37,16 +37,21 @@ export class ScreenChanges {
   }
 }
 
+/** Each driver's capture-on-change: the redraw wait, the input pacer and the launcher share its last frame. */
+const capturesOnChange = new WeakMap<object, () => Promise<Frame>>();
+
 /**
  * A capture that takes the screen again only once the X server has reported
  * a drawing since the last one, and otherwise gives that one back: a look
  * at a still screen costs a round trip, not a capture (3 to 14 ms here, with
  * the copy of its 4 MB). Where the desktop reports no drawings, every call
- * captures.
+ * captures. One per driver, so a frame one watcher took serves the others.
  */
 export function captureOnChange(driver: { capture(): Promise<Frame>; readonly changes: ScreenChanges | null }): () => Promise<Frame> {
+  const known = capturesOnChange.get(driver);
+  if (known) return known;
   let last: { count: number; frame: Frame } | null = null;
-  return async () => {
+  const capture = async () => {
     const changes = driver.changes;
     if (!changes) return driver.capture();
     // Counted before the capture: a drawing during it is captured again at the next look.
@@ -56,6 +61,8 @@ export function captureOnChange(driver: { capture(): Promise<Frame>; readonly ch
     last = { count, frame };
     return frame;
   };
+  capturesOnChange.set(driver, capture);
+  return capture;
 }
 
 /** A pause of `ms` that ends early at the next drawing the X server reports, where it reports them. */

@@ -103,8 +103,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
   const { driver } = ctx;
   const a11y = ctx.a11y ?? new A11yReader(ctx.space.env.DBUS_SESSION_BUS_ADDRESS, driver);
   const pages = ctx.pages ?? NO_PAGES;
-  const screen = captureOnChange(driver);
-  const pacer = new InputPacer({ look: () => lookAt(screen), differ: (a, b) => changedShare(a, b) > 0 }, pages);
+  const pacer = new InputPacer({ look: () => lookAt(captureOnChange(driver)), differ: (a, b) => changedShare(a, b) > 0 }, pages);
   const click = async (button: MouseButton, times: number) => {
     for (let i = 0; i < times; i++) {
       // Clicks of a double-click come apart as a hand's do: a browser merges two presses in the same instant.
