@@ -6,7 +6,7 @@ import { AccessibilityBus, Ref } from './bus';
 import { IFACE, REGISTRY } from './atspi';
 import { PlacedApplication, toSnapshotNodes } from './nodes';
 import { Occlusion } from './occlusion';
-import { NodeBudget, OutOfTime, TreeWalker } from './tree';
+import { KnownObject, NodeBudget, OutOfTime, TreeWalker } from './tree';
 import { Watchdog } from './watchdog';
 import { textBoxesOf } from './text-ranges';
 
@@ -28,7 +28,7 @@ export interface SnapshotOptions {
 export const SNAPSHOT_DEFAULTS = { deadlineMs: 1000, maxNodes: 5000, appIdleMs: 300 } as const;
 /** The shorter patience for an application that hung last time, so that it does not cost every snapshot the full wait. */
 const HUNG_AGAIN_IDLE_MS = 100;
-const MAX_KNOWN_ROLES = 50_000;
+const MAX_KNOWN_OBJECTS = 50_000;
 
 export interface ScreenSource {
   readonly width: number;
@@ -42,8 +42,8 @@ export class A11yReader {
   private readonly hung = new Set<string>();
   /** What each application was called when it last answered, by bus name: a hung one is named the same. */
   private readonly labels = new Map<string, string>();
-  /** Each application's roles by object path (see WalkOptions.roles), by bus name. */
-  private readonly roles = new Map<string, Map<string, string>>();
+  /** What each application's objects were at its last walk, by object path (see WalkOptions.known), by bus name. */
+  private readonly known = new Map<string, Map<string, KnownObject>>();
   /** The objects behind the last snapshot's paths, for the questions asked about its nodes afterwards. */
   private refs = new Map<string, Ref>();
 
@@ -83,11 +83,11 @@ export class A11yReader {
   /** Applications come and go with their bus names; what is kept about them goes with them. */
   private forgetGone(apps: Ref[]): void {
     const present = new Set(apps.map(([busName]) => busName));
-    for (const busName of [...this.hung, ...this.labels.keys(), ...this.roles.keys()]) {
+    for (const busName of [...this.hung, ...this.labels.keys(), ...this.known.keys()]) {
       if (present.has(busName)) continue;
       this.hung.delete(busName);
       this.labels.delete(busName);
-      this.roles.delete(busName);
+      this.known.delete(busName);
     }
   }
 
@@ -121,15 +121,15 @@ export class A11yReader {
     // A caller that asks for more patience than the default (the recorder's views) gets it, hung before or not.
     const shortened = this.hung.has(busName) && idleMs <= SNAPSHOT_DEFAULTS.appIdleMs;
     const watchdog = new Watchdog(shortened ? Math.min(idleMs, HUNG_AGAIN_IDLE_MS) : idleMs, deadline);
-    let roles = this.roles.get(busName);
+    let known = this.known.get(busName);
     // Objects come and go; past this many, start over rather than keep the dead ones.
-    if (!roles || roles.size > MAX_KNOWN_ROLES) this.roles.set(busName, (roles = new Map()));
+    if (!known || known.size > MAX_KNOWN_OBJECTS) this.known.set(busName, (known = new Map()));
     try {
       const tree = await new TreeWalker(bus, app, budget, {
         expired: watchdog.expired,
         alive: () => watchdog.feed(),
         hidden: (node) => occlusion.hidesAll(node),
-        roles,
+        known,
       }).walk();
       this.hung.delete(busName);
       const label = tree.name || processName(pid) || busName;

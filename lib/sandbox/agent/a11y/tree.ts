@@ -58,11 +58,17 @@ export interface WalkOptions {
   /** True for a node that is surely hidden, subtree and all (under another window). */
   hidden(node: RawNode): boolean;
   /**
-   * The application's roles by object path, kept from one snapshot to the
-   * next: an object keeps its role while it lives (a page that changes an
-   * element's role gets a new object), and a find asks again and again.
+   * What the application's objects were at the last snapshot, by object
+   * path, kept from one snapshot to the next: a find asks again and again.
    */
-  roles: Map<string, string>;
+  known: Map<string, KnownObject>;
+}
+
+export interface KnownObject {
+  /** An object keeps its role while it lives (a page that changes an element's role gets a new object). */
+  role?: string;
+  /** It was on the screen: its details are asked for with its state, not after it (see visit). */
+  showing?: boolean;
 }
 
 export class OutOfTime extends Error {}
@@ -196,20 +202,20 @@ export class TreeWalker {
       return;
     }
     this.budget.visits--;
-    const states = await this.answered(this.call(ref, IFACE.accessible, 'GetState').then(([bits]) => bits as StateBits));
+    const known = this.known(ref);
+    const state = this.answered(this.call(ref, IFACE.accessible, 'GetState').then(([bits]) => bits as StateBits));
+    // An object on the screen last time most likely still is: its details are asked for at once, and the
+    // walk takes one round trip a level instead of two. A hidden one costs one call, as before.
+    const asked = known.showing ? this.answered(this.basics(ref)) : null;
+    asked?.catch(() => undefined); // not awaited when the object turns out hidden or gone; out of time reaches the walk through its state
+    const states = await state;
+    known.showing = !!states && has(states, State.SHOWING) && !has(states, State.DEFUNCT);
     if (!states || has(states, State.DEFUNCT)) return;
     if (!has(states, State.SHOWING)) {
       if (parent) parent.clips = true;
       return;
     }
-    const answers = await this.answered(Promise.all([
-      this.role(ref),
-      this.oneCallProperties
-        ? this.call(ref, IFACE.properties, 'GetAll', 's', [IFACE.accessible]).then(([all]) => all, () => this.nameAndDescription(ref))
-        : this.nameAndDescription(ref),
-      orNull(this.call(ref, IFACE.component, 'GetExtents', 'u', [COORDS_SCREEN]).then(([[x, y, width, height]]) => ({ x, y, width, height }))),
-      orNull(this.children(ref)),
-    ]));
+    const answers = await (asked ?? this.answered(this.basics(ref)));
     if (!answers) return;
     const [role, properties, extents, children] = answers;
     const node: RawNode = {
@@ -337,13 +343,31 @@ export class TreeWalker {
     return matches ? new Set((matches[0] as Ref[]).map(([, objectPath]) => objectPath)) : null;
   }
 
+  /** What is known of an object from the last snapshot; filled in as this one asks. */
+  private known(ref: Ref): KnownObject {
+    let known = this.options.known.get(ref[1]);
+    if (!known) this.options.known.set(ref[1], (known = {}));
+    return known;
+  }
+
+  /** Role, name and description, screen box, and children: what every node on the screen is asked. */
+  private basics(ref: Ref): Promise<[string, Record<string, { value: unknown }>, Box | null, Ref[] | null]> {
+    return Promise.all([
+      this.role(ref),
+      this.oneCallProperties
+        ? this.call(ref, IFACE.properties, 'GetAll', 's', [IFACE.accessible]).then(([all]) => all, () => this.nameAndDescription(ref))
+        : this.nameAndDescription(ref),
+      orNull(this.call(ref, IFACE.component, 'GetExtents', 'u', [COORDS_SCREEN]).then(([[x, y, width, height]]) => ({ x, y, width, height }))),
+      orNull(this.children(ref)),
+    ]);
+  }
+
   private async role(ref: Ref): Promise<string> {
-    const known = this.options.roles.get(ref[1]);
-    if (known) return known;
+    const known = this.known(ref);
+    if (known.role) return known.role;
     const [role] = await this.call(ref, IFACE.accessible, 'GetRole');
-    const name = roleName(role);
-    this.options.roles.set(ref[1], name);
-    return name;
+    known.role = roleName(role);
+    return known.role;
   }
 
   /** For toolkits that cannot take GetAll, in GetAll's shape. */
