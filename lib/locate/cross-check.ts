@@ -1,6 +1,6 @@
 import type { Candidate } from '../types/locate';
 import type { Box } from '../types/screen';
-import type { EngineContext, LocateEngine } from './engine';
+import { EngineContext, LocateEngine, ScreenMoved } from './engine';
 import type { Query } from './query';
 import { containsText, similarity } from './text-match';
 import { quotedTexts } from '../util/quotes';
@@ -100,7 +100,13 @@ export async function confirmOnPixels(candidates: Candidate[], query: Query, con
     // A few letters are no evidence: OCR reads a small button's 'OK' as '@ox'. A stale box shows a whole other word.
     // Part of the name is no contradiction either: a logo's alt text is in a link's name, not in its pixels.
     const clearlyOther = typeof read === 'string' && /\p{L}{4}/u.test(read) && !containsText(read, wanted) && !containsText(wanted, read) && similarity(read, wanted) < OCR_CLEARLY_OTHER;
-    if (!clearlyOther) kept.push(candidate);
+    if (!clearlyOther) {
+      kept.push(candidate);
+      continue;
+    }
+    // The tree is read after the capture: on pixels that are gone since, its box as it is now shows other text.
+    // Such a look is no refusal, and is made again on the screen as it is.
+    if (await context.stale?.check()) throw new ScreenMoved();
   }
   return kept;
 }

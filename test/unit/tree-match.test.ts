@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { A11yNode } from '../../lib/types/a11y';
 import { TreeMatcher } from '../../lib/locate/a11y/match';
-import { EngineContext, LocateEngine, NotThere } from '../../lib/locate/engine';
+import { EngineContext, LocateEngine, NotThere, ScreenMoved } from '../../lib/locate/engine';
 import { confirmOnPixels } from '../../lib/locate/cross-check';
 import { parseQuery } from '../../lib/locate/query';
 
@@ -172,4 +172,20 @@ test("quoted words that end in a role word ('Basic Inputs') are asked for whole 
   assert.ok(new TreeMatcher([heading]).textRequests(query).some((r) => r.text === 'Forms / Basic Inputs' && r.whole), 'the whole text is asked for');
   const words = { path: heading.path, text: 'Forms / Basic Inputs', start: 0, end: 20, box: { x: 286, y: 115, width: 212, height: 25 } };
   assert.deepEqual(new TreeMatcher([heading], undefined, [words]).locate(query).map((c) => c.box), [words.box]);
+});
+
+test('a box the pixels confirm is kept without asking whether the screen moved; other words there refuse it only on the screen still shown', async () => {
+  const [button] = new TreeMatcher([node('button', 'Order confirmed', [10, 200, 200, 30])]).locate(parseQuery("'Order confirmed'"));
+  const screen = { width: 1366, height: 768, data: Buffer.alloc(0) } as unknown as EngineContext['screen'];
+  const reading = (text: string) => ({ name: 'ocr', readBox: async () => text }) as unknown as LocateEngine;
+  let checks = 0;
+  const staleness = (moved: boolean) => ({ signal: new AbortController().signal, check: async () => { checks++; return moved; } });
+  const context = (moved: boolean) => ({ screen, deadline: Date.now() + 1000, stale: staleness(moved) }) as unknown as EngineContext;
+  const query = parseQuery("'Order confirmed'");
+  assert.deepEqual(await confirmOnPixels([button], query, context(true), [reading('Order confirmed')]), [button]);
+  assert.equal(checks, 0, 'a confirmed box costs no look at the screen');
+  assert.deepEqual(await confirmOnPixels([button], query, context(false), [reading('Shipping address')]), [], 'other words on the screen still shown refuse the box');
+  // The tree, read after the capture, may be ahead of pixels that are gone: the look is made again, not refused.
+  await assert.rejects(confirmOnPixels([button], query, context(true), [reading('Shipping address')]), ScreenMoved);
+  assert.equal(checks, 2);
 });
