@@ -1,7 +1,7 @@
 import type { Box, Screen } from '../types/screen';
 import type { Candidate } from '../types/locate';
 import { settledWithin, unlessAborted } from '../util/wait';
-import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability, NotThere, ScreenMoved } from './engine';
+import { Capability, EngineContext, LocateEngine, LocateRefusal, neededCapability, NotThere, SandboxHandle, ScreenMoved } from './engine';
 import { Query } from './query';
 import { normalise } from './text-match';
 import { confirmOnPixels, crossCheck } from './cross-check';
@@ -93,6 +93,15 @@ export class EngineChain {
     return look;
   }
 
+  /** Each engine's reading begun before the capture (see LocateEngine.beforeCapture), for the look at the screen captured next. */
+  beforeCapture(sandbox: SandboxHandle, deadline: number): Map<LocateEngine, Promise<unknown>> {
+    const early = new Map<LocateEngine, Promise<unknown>>();
+    for (const engine of this.engines) {
+      if (engine.beforeCapture) early.set(engine, this.underWay(engine.beforeCapture(sandbox, deadline)));
+    }
+    return early;
+  }
+
   forget(): void {
     for (const engine of this.engines) engine.forget?.();
   }
@@ -126,8 +135,6 @@ export class EngineChain {
           candidates = checked.kept;
           contradictions.push(...checked.contradictions);
         } else if (candidates.length && engine.exact) {
-          // Read back on pixels that are gone, a box from the tree as it is now would be refused.
-          if (await context.stale?.check()) throw new ScreenMoved();
           candidates = await confirmOnPixels(candidates, query, context, this.engines.filter((e) => !e.exact));
         }
         if (candidates.length) return { candidates, engine };

@@ -53,6 +53,8 @@ export interface EngineContext {
   stale?: Staleness;
   /** Only the exact engines (the tree) look, where one can answer: the others read the screen later (see runFind). */
   exactOnly?: boolean;
+  /** What engines began reading while `screen` was captured (see LocateEngine.beforeCapture), for this look only. */
+  early?: Map<LocateEngine, Promise<unknown>>;
 }
 
 /** Whether the screen a find is reading is still the one shown. */
@@ -82,6 +84,12 @@ export interface LocateEngine {
   stop?(): Promise<void>;
   /** Pays ahead, in the background, what its first use would wait for (workers that take long to start). */
   warm?(): Promise<void>;
+  /**
+   * Begins what a look will read besides the pixels (the tree), while the
+   * screen is being captured: the look at that screen gets it as
+   * `context.early`. Called only by a find that expects the engines to look.
+   */
+  beforeCapture?(sandbox: SandboxHandle, deadline: number): Promise<unknown>;
   /** Best first for `find`; with `all`, every match in reading order for `findAll`. */
   locate(context: EngineContext, query: Query, options?: { all?: boolean }): Promise<Candidate[]>;
   /** An independent second look at a located box. */

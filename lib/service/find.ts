@@ -129,8 +129,14 @@ export async function runFind(inputs: FindInputs, description: string, settings:
     attempts, elapsedMs: Date.now() - started, screen, cache,
     phases: { capture: Math.round(phases.capture), cache: Math.round(phases.cache), engine: Math.round(phases.engine), change: Math.round(phases.change) },
   });
+  // The change count a wait for a change ended on: the next look's mark, without asking again.
+  let woke: number | null | undefined;
   for (;;) {
-    const mark = await watch.mark();
+    const mark = woke === undefined ? await watch.mark() : woke;
+    woke = undefined;
+    // A find waiting for an element the cache does not hold will ask the engines at the next look:
+    // the tree is read while the screen is captured, not after.
+    const early = attempts > 0 && sandbox && !cache?.candidate && !cache?.evictStale ? chain.beforeCapture(sandbox, deadline) : undefined;
     const screen = await timed(phases, 'capture', capture);
     const changed = !lastScreen || !screen.data.equals(lastScreen.data);
     if (changed || lookAgain || Date.now() - lastAttemptAt >= RETRY_CEILING_MS || (pixelsDue && Date.now() >= treeFirstUntil)) {
@@ -165,13 +171,15 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       if (stale && (attempts > 1 || cache?.evictStale)) stale.check().catch(() => undefined);
       try {
         pixelsDue = Date.now() < treeFirstUntil && chain.engines.some((e) => e.exact && e.name === cache?.foundBy);
-        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, stale, exactOnly: pixelsDue };
+        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, stale, exactOnly: pixelsDue, early };
         const result = await timed(phases, 'engine', () => chain.attempt(context, query, settings));
         if (result.engine) engine = result.engine;
         if (result.candidate) {
           cache?.evictStale?.(); // the cached entry said the element was elsewhere, or looked different
           return done(result.candidate, screen);
         }
+        // The tree read early may be older than what the capture shows: the next drawing brings a look, same pixels or not.
+        if (early) lookAgain = true;
         rejection = result.rejection;
         if (result.best && (!best || result.best.confidence >= best.confidence)) best = result.best;
       } catch (error) {
@@ -196,7 +204,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       nextProgress += RETRY_CEILING_MS;
     }
     // Until something is drawn (or the unchanged screen is due another look).
-    await timed(phases, 'change', () => watch.changeAfter(mark, Math.min(deadline, lastAttemptAt + RETRY_CEILING_MS, nextProgress, pixelsDue ? treeFirstUntil : Infinity) - now));
+    woke = await timed(phases, 'change', () => watch.changeAfter(mark, Math.min(deadline, lastAttemptAt + RETRY_CEILING_MS, nextProgress, pixelsDue ? treeFirstUntil : Infinity) - now));
   }
   return done(null, lastScreen);
 }

@@ -245,3 +245,68 @@ test('a find with no time to wait reads the pixels at once, cached element or no
   assert.equal(outcome.refused, false);
   assert.deepEqual(pixelReads, [200]);
 });
+
+/** A tree engine whose reads begun before a capture are told apart: each gives the tree's version at its start. */
+function treeReadEarly(version: () => string, events: string[]) {
+  const tree: LocateEngine = {
+    name: 'a11y', capabilities: ['text'], exact: true,
+    beforeCapture: async () => { events.push('tree read begun'); return version(); },
+    locate: async (context: EngineContext) => {
+      const early = context.early?.get(tree);
+      events.push(early ? 'looked with the early read' : 'looked');
+      const seen = early ? await early : version();
+      return seen === 'shown' ? [{ box: { x: 10, y: 10, width: 20, height: 10 }, text: 'Order confirmed', confidence: 1, engine: 'a11y', reason: 'the tree' }] : [];
+    },
+  };
+  return tree;
+}
+
+const aSandbox = { call: async () => ({}) } as never;
+
+test('a find waiting for an element the cache does not hold reads the tree while the next screen is captured, and asks for no mark after a wait', async () => {
+  const before = screenOf(200);
+  const shown = screenOf(60);
+  let current = before;
+  let treeVersion = 'before';
+  const counter = changeCounter();
+  const events: string[] = [];
+  const changes = (since: number, timeoutMs: number) => { if (since === -1) events.push('asked the count'); return counter.changes(since, timeoutMs); };
+  setTimeout(() => { treeVersion = 'shown'; current = shown; counter.bump(); }, 200);
+  const capture = async () => { events.push('captured'); return current; };
+  const outcome = await runFind({ chain: new EngineChain('auto', [treeReadEarly(() => treeVersion, events)]), capture, changes, sandbox: aSandbox, log: () => undefined, lookup: () => MISS },
+    "'Order confirmed'", { timeout: 5000, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.engine, 'a11y', outcome.rejection ?? '');
+  // The first look may be answered by the cache: the tree is read only once the engines are to look.
+  // The count the wait ended on marks the second look: it is not asked for again.
+  assert.deepEqual(events.filter((e) => e !== 'asked the count'), ['captured', 'looked', 'tree read begun', 'captured', 'looked with the early read']);
+  assert.equal(events[events.indexOf('looked') + 1], 'tree read begun', events.join(', '));
+});
+
+test('a find waiting for an element the cache holds reads no tree ahead: the cache may answer', async () => {
+  const events: string[] = [];
+  const counter = changeCounter();
+  let current = screenOf(200);
+  setTimeout(() => { current = screenOf(60); counter.bump(); }, 100);
+  setTimeout(() => { current = screenOf(30); counter.bump(); }, 200);
+  await runFind({ chain: new EngineChain('auto', [treeReadEarly(() => 'before', events)]), capture: async () => current, changes: counter.changes, sandbox: aSandbox, log: () => undefined, lookup: notShownYet },
+    "'Order confirmed'", { timeout: 400, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.ok(events.length >= 3, `three looks (${events.join(', ')})`);
+  assert.ok(!events.includes('tree read begun'), events.join(', '));
+});
+
+test('a tree read begun before its capture may be older than it: a drawing that leaves the same pixels still brings a look', async () => {
+  const before = screenOf(200);
+  const shown = screenOf(60);
+  let current = before;
+  let treeVersion = 'before';
+  const counter = changeCounter();
+  const events: string[] = [];
+  // The page paints; its tree catches up a moment later, with a redraw of the same pixels.
+  setTimeout(() => { current = shown; counter.bump(); }, 100);
+  setTimeout(() => { treeVersion = 'shown'; counter.bump(); }, 250);
+  const started = Date.now();
+  const outcome = await runFind({ chain: new EngineChain('auto', [treeReadEarly(() => treeVersion, events)]), capture: async () => current, changes: counter.changes, sandbox: aSandbox, log: () => undefined, lookup: () => MISS },
+    "'Order confirmed'", { timeout: 8000, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.engine, 'a11y', outcome.rejection ?? '');
+  assert.ok(Date.now() - started < 1000, `found at the tree's redraw, not at the next 5 s look (${Date.now() - started} ms)`);
+});

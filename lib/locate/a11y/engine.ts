@@ -1,6 +1,6 @@
 import type { A11yNode, A11ySnapshot } from '../../types/a11y';
 import type { Box, Screen } from '../../types/screen';
-import { Candidate, Capability, EngineContext, LocateEngine, Verdict } from '../engine';
+import { Candidate, Capability, EngineContext, LocateEngine, SandboxHandle, Verdict } from '../engine';
 import { textWithin } from '../geometry';
 import { Query } from '../query';
 import { similarity } from '../text-match';
@@ -41,6 +41,17 @@ export class A11yEngine implements LocateEngine {
     const look = (this.looking.get(sandbox) ?? Promise.resolve()).then(() => this.look(context, query, options));
     this.looking.set(sandbox, look.catch(() => undefined));
     return look;
+  }
+
+  /**
+   * The snapshot for the screen about to be captured, begun before it: a
+   * find waiting for something to appear has it the sooner. It takes its
+   * turn among the sandbox's looks, as a look's own snapshot does.
+   */
+  beforeCapture(sandbox: SandboxHandle, deadline: number): Promise<A11ySnapshot> {
+    const snapshot = (this.looking.get(sandbox) ?? Promise.resolve()).then(() => this.snapshotOf(sandbox, deadline));
+    this.looking.set(sandbox, snapshot);
+    return snapshot;
   }
 
   private async look(context: EngineContext, query: Query, options: { all?: boolean }): Promise<Candidate[]> {
@@ -97,15 +108,22 @@ export class A11yEngine implements LocateEngine {
 
   private fetch(context: EngineContext, fresh: boolean): Promise<A11ySnapshot> {
     const sandbox = context.sandbox;
-    if (!sandbox?.a11ySnapshot) return Promise.resolve({ nodes: [], tookMs: 0, truncated: false, skipped: [] });
+    if (!sandbox) return this.snapshotOf(null, context.deadline);
+    if (fresh) return this.snapshotOf(sandbox, context.deadline);
     const key = context.screen.data;
-    let snapshot = fresh ? undefined : this.snapshots.get(key);
+    let snapshot = this.snapshots.get(key);
     if (!snapshot) {
-      const deadlineMs = Math.max(100, Math.min(SNAPSHOT_BOUND_MS, context.deadline - Date.now()));
-      snapshot = sandbox.a11ySnapshot({ deadlineMs }).catch(() => ({ nodes: [], tookMs: 0, truncated: false, skipped: ['(no answer)'] }));
-      if (!fresh) this.snapshots.set(key, snapshot);
+      snapshot = (context.early?.get(this) as Promise<A11ySnapshot> | undefined) ?? this.snapshotOf(sandbox, context.deadline);
+      this.snapshots.set(key, snapshot);
     }
     return snapshot;
+  }
+
+  /** The sandbox's tree now, within the bound and the deadline; empty where it has none, or gives no answer. */
+  private snapshotOf(sandbox: SandboxHandle | null, deadline: number): Promise<A11ySnapshot> {
+    if (!sandbox?.a11ySnapshot) return Promise.resolve({ nodes: [], tookMs: 0, truncated: false, skipped: [] });
+    const deadlineMs = Math.max(100, Math.min(SNAPSHOT_BOUND_MS, deadline - Date.now()));
+    return sandbox.a11ySnapshot({ deadlineMs }).catch(() => ({ nodes: [], tookMs: 0, truncated: false, skipped: ['(no answer)'] }));
   }
 }
 
