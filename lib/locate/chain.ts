@@ -93,13 +93,14 @@ export class EngineChain {
     return look;
   }
 
-  /** Each engine's reading begun before the capture (see LocateEngine.beforeCapture), for the look at the screen captured next. */
-  beforeCapture(sandbox: SandboxHandle, deadline: number): Map<LocateEngine, Promise<unknown>> {
-    const early = new Map<LocateEngine, Promise<unknown>>();
-    for (const engine of this.engines) {
-      if (engine.beforeCapture) early.set(engine, this.underWay(engine.beforeCapture(sandbox, deadline)));
-    }
-    return early;
+  /**
+   * Each engine's reading begun before the capture (see LocateEngine.beforeCapture),
+   * for the look at the screen captured next; undefined when no engine reads anything but pixels.
+   */
+  beforeCapture(sandbox: SandboxHandle, deadline: number): Map<LocateEngine, Promise<unknown>> | undefined {
+    const readers = this.engines.filter((e) => e.beforeCapture);
+    if (!readers.length) return undefined;
+    return new Map(readers.map((engine) => [engine, this.underWay(engine.beforeCapture!(sandbox, deadline))]));
   }
 
   forget(): void {

@@ -310,3 +310,15 @@ test('a tree read begun before its capture may be older than it: a drawing that 
   assert.equal(outcome.candidate?.engine, 'a11y', outcome.rejection ?? '');
   assert.ok(Date.now() - started < 1000, `found at the tree's redraw, not at the next 5 s look (${Date.now() - started} ms)`);
 });
+
+test('with engines that read only pixels, a drawing that leaves the same pixels brings no look', async () => {
+  let current = screenOf(200);
+  const counter = changeCounter();
+  let reads = 0;
+  const pixels: LocateEngine = { name: 'ocr', capabilities: ['text'], locate: async () => { reads++; return []; } };
+  setTimeout(() => { current = screenOf(60); counter.bump(); }, 50); // a look after a change: a waiting find's
+  setTimeout(() => counter.bump(), 150); // a redraw of the same pixels
+  await runFind({ chain: new EngineChain('ocr', [pixels]), capture: async () => current, changes: counter.changes, sandbox: aSandbox, log: () => undefined, lookup: () => MISS },
+    "'Order confirmed'", { timeout: 400, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(reads, 2);
+});
