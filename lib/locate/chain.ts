@@ -97,10 +97,10 @@ export class EngineChain {
    * Each engine's reading begun before the capture (see LocateEngine.beforeCapture),
    * for the look at the screen captured next; undefined when no engine reads anything but pixels.
    */
-  beforeCapture(sandbox: SandboxHandle, deadline: number): Map<LocateEngine, Promise<unknown>> | undefined {
+  beforeCapture(sandbox: SandboxHandle, deadline: number, query: Query): Map<LocateEngine, Promise<unknown>> | undefined {
     const readers = this.engines.filter((e) => e.beforeCapture);
     if (!readers.length) return undefined;
-    return new Map(readers.map((engine) => [engine, this.underWay(engine.beforeCapture!(sandbox, deadline))]));
+    return new Map(readers.map((engine) => [engine, this.underWay(engine.beforeCapture!(sandbox, deadline, query))]));
   }
 
   forget(): void {

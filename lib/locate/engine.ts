@@ -26,8 +26,8 @@ export type Capability =
 /** The sandbox as an engine may ask it for more than pixels (an accessibility tree, say). */
 export interface SandboxHandle {
   call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs?: number): Promise<T>;
-  /** The visible accessibility tree, within a time bound; empty where the sandbox has none. */
-  a11ySnapshot?(options?: { deadlineMs?: number }): Promise<A11ySnapshot>;
+  /** The visible accessibility tree, within a time bound; empty where the sandbox has none. With `texts`, where they stand in the nodes that hold them. */
+  a11ySnapshot?(options?: { deadlineMs?: number; texts?: string[] }): Promise<A11ySnapshot>;
   /** Each copy of a text inside a node's text (of the last snapshot), with its box. */
   a11yTextBoxes?(requests: A11yTextRequest[], deadlineMs?: number): Promise<A11yTextBox[]>;
 }
@@ -89,7 +89,7 @@ export interface LocateEngine {
    * screen is being captured: the look at that screen gets it as
    * `context.early`. Called only by a find that expects the engines to look.
    */
-  beforeCapture?(sandbox: SandboxHandle, deadline: number): Promise<unknown>;
+  beforeCapture?(sandbox: SandboxHandle, deadline: number, query: Query): Promise<unknown>;
   /** Best first for `find`; with `all`, every match in reading order for `findAll`. */
   locate(context: EngineContext, query: Query, options?: { all?: boolean }): Promise<Candidate[]>;
   /** An independent second look at a located box. */

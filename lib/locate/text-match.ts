@@ -18,6 +18,18 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const DRESSED_EDGES = new RegExp(`^[^\\p{L}\\p{N}${OWN_SYMBOLS}]+|[^\\p{L}\\p{N}${OWN_SYMBOLS}]+$`, 'gu');
 const NOT_OWN = new RegExp(`[^${OWN_SYMBOLS}]`, 'gu');
 
+/**
+ * Whether a node whose own text is `own` holds the words `text`, so that
+ * where they stand in it is worth asking; `whole` when they are all of it.
+ * Null when it does not hold them.
+ */
+export function wordsIn(own: string, text: string): { whole: boolean } | null {
+  const held = normalise(own);
+  const wanted = normalise(text);
+  if (!held || !wanted || !held.includes(wanted)) return null;
+  return { whole: held === wanted };
+}
+
 export function normalise(text: string): string {
   const words = text.toLowerCase().replace(/[\u2018\u2019]/g, "'").trim().split(/\s+/);
   // A mark standing apart at either end is an icon or decoration beside the text ('+ Add', 'Next >'), unless it is all there is ('+').

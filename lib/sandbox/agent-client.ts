@@ -138,7 +138,7 @@ export class AgentClient {
    * 5,000); an application silent for `appIdleMs` (default 300 ms) is
    * skipped. A sandbox without the tree gives an empty snapshot, not an error.
    */
-  a11ySnapshot(options: { deadlineMs?: number; maxNodes?: number; appIdleMs?: number } = {}): Promise<A11ySnapshot> {
+  a11ySnapshot(options: { deadlineMs?: number; maxNodes?: number; appIdleMs?: number; texts?: string[] } = {}): Promise<A11ySnapshot> {
     // The agent keeps to the deadline itself; the request's own timeout only covers a lost agent.
     return this.call<A11ySnapshot>('POST', '/a11y', options, (options.deadlineMs ?? 1000) + 5_000);
   }

@@ -136,7 +136,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
     woke = undefined;
     // A find waiting for an element the cache does not hold will ask the engines at the next look:
     // the tree is read while the screen is captured, not after.
-    const early = attempts > 0 && sandbox && !cache?.candidate && !cache?.evictStale ? chain.beforeCapture(sandbox, deadline) : undefined;
+    const early = attempts > 0 && sandbox && !cache?.candidate && !cache?.evictStale ? chain.beforeCapture(sandbox, deadline, query) : undefined;
     const screen = await timed(phases, 'capture', capture);
     const changed = !lastScreen || !screen.data.equals(lastScreen.data);
     if (changed || lookAgain || Date.now() - lastAttemptAt >= RETRY_CEILING_MS || (pixelsDue && Date.now() >= treeFirstUntil)) {

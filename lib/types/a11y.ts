@@ -47,6 +47,12 @@ export interface A11ySnapshot {
   truncated: boolean;
   /** Applications that did not answer within the bound (hung, or busy), or failed; never an error for the caller. Named as in `app`, or by process name. */
   skipped: string[];
+  /**
+   * Where the texts the snapshot was asked about stand inside the texts of
+   * the nodes that hold them, placed as the walk met those nodes. Present
+   * only when texts were asked about.
+   */
+  textBoxes?: A11yTextBox[];
 }
 
 /** Where one copy of a text stands inside a node's text (AT-SPI character offsets), and its box on the screen. */

@@ -4,6 +4,10 @@ import path from 'path';
 import { Client } from '../../lib/sdk';
 import { serveFolder } from '../../lib/util/static-server';
 import { clientOnPage, REPO_ROOT, testState, waitForPageState } from '../helpers/glance';
+import { TreeMatcher } from '../../lib/locate/a11y/match';
+import { AgentClient } from '../../lib/sandbox/agent-client';
+import { parseQuery } from '../../lib/locate/query';
+import type { A11yTextBox } from '../../lib/types/a11y';
 
 // The tree's text as a person sees it: bare quoted text counts only what the
 // screen shows, names answer to a role word, and words inside a text have
@@ -65,6 +69,27 @@ test("the third 'alpha' inside a text area is found at its own box, counted in r
   const title = await client.find("the 'Release notes' heading");
   assert.ok(title.width! < heading[2] / 2, `the heading's words (${JSON.stringify(title.boundingBox)}), not the full-width heading ${heading}`);
   assert.ok(centreIn(title.centerX!, title.centerY!, headingWords));
+});
+
+test('a snapshot asked about texts places them as its walk meets them, where asking afterwards would, and a find asks no more', async () => {
+  const agent = client.requireAgent();
+  const snapshot = await agent.a11ySnapshot({ texts: ['alpha', 'Release notes'] });
+  const requests = ["'alpha'", "the 'Release notes' heading"].flatMap((d) => new TreeMatcher(snapshot.nodes).textRequests(parseQuery(d)));
+  const byPlace = (a: A11yTextBox, b: A11yTextBox) => a.path.localeCompare(b.path) || a.text.localeCompare(b.text) || a.start - b.start;
+  const placed = snapshot.textBoxes!.filter((b) => requests.some((r) => r.path === b.path && r.text === b.text)).sort(byPlace);
+  assert.equal(placed.filter((b) => b.text === 'alpha').length, 4);
+  assert.equal(placed.filter((b) => b.text === 'Release notes').length, 1);
+  assert.deepEqual(placed, (await agent.a11yTextBoxes(requests)).sort(byPlace));
+  // Every agent client of this process (the find's own is the service's, not this one).
+  const askedAfterwards = AgentClient.prototype.a11yTextBoxes;
+  let asked = 0;
+  AgentClient.prototype.a11yTextBoxes = function (...args) { asked++; return askedAfterwards.apply(this, args); };
+  try {
+    assert.ok((await client.find("the third 'alpha'", { timeout: 0 })).found());
+  } finally {
+    AgentClient.prototype.a11yTextBoxes = askedAfterwards;
+  }
+  assert.equal(asked, 0, 'the words were placed by the snapshot');
 });
 
 test("one line of text is one text, however the page splits it: '<strong>1</strong> item left'", async () => {

@@ -276,6 +276,7 @@ test('the node bound cuts the snapshot short and says so', async () => {
   assert.equal(snapshot.nodes.length <= 10, true, `${snapshot.nodes.length} nodes`);
   assert.equal(snapshot.truncated, true);
   await assert.rejects(sandbox.agent.a11ySnapshot({ maxNodes: -1 }), /'maxNodes' must be a number from 1/);
+  await assert.rejects(sandbox.agent.call('POST', '/a11y', { texts: 'Save changes' }), /'texts' must be a list of at most 8 texts/);
   const viaQuery = await sandbox.agent.call<A11ySnapshot>('GET', '/a11y?maxNodes=5&deadlineMs=2000');
   assert.ok(viaQuery.nodes.length <= 5 && viaQuery.truncated, 'GET takes the bounds in its query');
 });

@@ -4,7 +4,7 @@ import { Candidate, Capability, EngineContext, LocateEngine, SandboxHandle, Verd
 import { textWithin } from '../geometry';
 import { Query } from '../query';
 import { similarity } from '../text-match';
-import { TreeMatcher } from './match';
+import { textsAsked, TreeMatcher } from './match';
 import { fitsRole, isField, selectorRole } from './roles';
 
 /**
@@ -26,6 +26,8 @@ export class A11yEngine implements LocateEngine {
   readonly exact = true;
   /** One snapshot per captured screen: zoom, verify and the not-found message reuse it. */
   private readonly snapshots = new WeakMap<Buffer, Promise<A11ySnapshot>>();
+  /** The texts a snapshot was asked to place (A11ySnapshot.textBoxes): a look asks the agent for the others only. */
+  private readonly placedTexts = new WeakMap<Promise<A11ySnapshot>, readonly string[]>();
 
   /** Each sandbox's look under way: the next waits for it (see locate). */
   private readonly looking = new WeakMap<object, Promise<unknown>>();
@@ -48,8 +50,10 @@ export class A11yEngine implements LocateEngine {
    * find waiting for something to appear has it the sooner. It takes its
    * turn among the sandbox's looks, as a look's own snapshot does.
    */
-  beforeCapture(sandbox: SandboxHandle, deadline: number): Promise<A11ySnapshot> {
-    const snapshot = (this.looking.get(sandbox) ?? Promise.resolve()).then(() => this.snapshotOf(sandbox, deadline));
+  beforeCapture(sandbox: SandboxHandle, deadline: number, query: Query): Promise<A11ySnapshot> {
+    const texts = textsAsked(query);
+    const snapshot = (this.looking.get(sandbox) ?? Promise.resolve()).then(() => this.snapshotOf(sandbox, deadline, texts));
+    this.placedTexts.set(snapshot, texts);
     this.looking.set(sandbox, snapshot);
     return snapshot;
   }
@@ -57,14 +61,21 @@ export class A11yEngine implements LocateEngine {
   private async look(context: EngineContext, query: Query, options: { all?: boolean }): Promise<Candidate[]> {
     // Boxes from the tree are exact already, and in screen coordinates: a zoomed crop adds nothing.
     if (context.crop) return [];
-    const nodes = await this.visible(context);
+    const asked = this.fetch(context, false, textsAsked(query));
+    const snapshot = await asked;
+    const nodes = this.visible(snapshot, context);
     if (!nodes.length) return [];
     // Where the words stand inside the nodes' texts (an editor's line, a heading's words): asked only where a text holds them.
+    // The snapshot placed the texts it was asked about as its walk met them (an agent that cannot says so by giving none).
+    const placed = snapshot.textBoxes ? this.placedTexts.get(asked) ?? [] : [];
     const requests = new TreeMatcher(nodes, context.screen).textRequests(query);
+    const known = requests.filter((r) => placed.includes(r.text));
+    const rest = requests.filter((r) => !placed.includes(r.text));
+    const boxes = snapshot.textBoxes?.filter((b) => known.some((r) => r.path === b.path && r.text === b.text)) ?? [];
     const sandbox = context.sandbox;
-    const boxes = requests.length && sandbox?.a11yTextBoxes
-      ? await sandbox.a11yTextBoxes(requests, Math.max(50, Math.min(TEXT_BOXES_BOUND_MS, context.deadline - Date.now()))).catch(() => [])
-      : [];
+    if (rest.length && sandbox?.a11yTextBoxes) {
+      boxes.push(...await sandbox.a11yTextBoxes(rest, Math.max(50, Math.min(TEXT_BOXES_BOUND_MS, context.deadline - Date.now()))).catch(() => []));
+    }
     return new TreeMatcher(nodes, context.screen, boxes).locate(query, options.all);
   }
 
@@ -84,14 +95,14 @@ export class A11yEngine implements LocateEngine {
   async seenInstead(context: EngineContext, query: Query): Promise<string[]> {
     const wanted = query.text ?? query.relation?.anchor ?? '';
     // Window and page titles are not on the screen a person reads (kiosk pages have none): controls and text only.
-    const shown = (await this.visible(context)).filter((n) => fitsRole(n, null));
+    const shown = (await this.visibleNow(context)).filter((n) => fitsRole(n, null));
     const names = [...new Set(shown.map((n) => n.name || n.value || '').filter((n) => /\p{L}{2}/u.test(n)))];
     return names.map((text) => ({ text, score: similarity(text, wanted) })).sort((a, b) => b.score - a.score).slice(0, SEEN_INSTEAD).map((n) => n.text);
   }
 
   /** The value or text of the element at the box, when the tree has one; null sends the read to the pixels. */
   async readText(context: EngineContext, box: Box): Promise<string | null> {
-    const nodes = await this.visible(context);
+    const nodes = await this.visibleNow(context);
     const at = nodes.filter((n) => iou(n.box, box) > 0.5).sort((a, b) => iou(b.box, box) - iou(a.box, box));
     // A field shows its value, and an empty one shows nothing of its own: never its label or its placeholder.
     const field = at.find((n) => isField(n) && n.value !== null);
@@ -101,29 +112,36 @@ export class A11yEngine implements LocateEngine {
   }
 
   /** The nodes the screen really shows: inside it, of some size, and with something drawn there. */
-  private async visible(context: EngineContext): Promise<A11yNode[]> {
-    const { nodes } = await this.fetch(context, false);
+  private visible({ nodes }: A11ySnapshot, context: EngineContext): A11yNode[] {
     return nodes.filter((n) => n.box.width >= 2 && n.box.height >= 2 && inside(n.box, context.screen) && drawn(context.screen, n.box));
   }
 
-  private fetch(context: EngineContext, fresh: boolean): Promise<A11ySnapshot> {
+  private async visibleNow(context: EngineContext): Promise<A11yNode[]> {
+    return this.visible(await this.fetch(context, false), context);
+  }
+
+  /** The snapshot for the context's screen; `texts`, for the one taken now, are placed in the nodes that hold them. */
+  private fetch(context: EngineContext, fresh: boolean, texts: readonly string[] = []): Promise<A11ySnapshot> {
     const sandbox = context.sandbox;
     if (!sandbox) return this.snapshotOf(null, context.deadline);
     if (fresh) return this.snapshotOf(sandbox, context.deadline);
     const key = context.screen.data;
     let snapshot = this.snapshots.get(key);
     if (!snapshot) {
-      snapshot = (context.early?.get(this) as Promise<A11ySnapshot> | undefined) ?? this.snapshotOf(sandbox, context.deadline);
+      snapshot = (context.early?.get(this) as Promise<A11ySnapshot> | undefined) ?? this.snapshotOf(sandbox, context.deadline, texts);
       this.snapshots.set(key, snapshot);
     }
     return snapshot;
   }
 
   /** The sandbox's tree now, within the bound and the deadline; empty where it has none, or gives no answer. */
-  private snapshotOf(sandbox: SandboxHandle | null, deadline: number): Promise<A11ySnapshot> {
+  private snapshotOf(sandbox: SandboxHandle | null, deadline: number, texts: readonly string[] = []): Promise<A11ySnapshot> {
     if (!sandbox?.a11ySnapshot) return Promise.resolve({ nodes: [], tookMs: 0, truncated: false, skipped: [] });
     const deadlineMs = Math.max(100, Math.min(SNAPSHOT_BOUND_MS, deadline - Date.now()));
-    return sandbox.a11ySnapshot({ deadlineMs }).catch(() => ({ nodes: [], tookMs: 0, truncated: false, skipped: ['(no answer)'] }));
+    const snapshot = sandbox.a11ySnapshot({ deadlineMs, ...(texts.length ? { texts: [...texts] } : {}) })
+      .catch(() => ({ nodes: [], tookMs: 0, truncated: false, skipped: ['(no answer)'] }));
+    if (texts.length) this.placedTexts.set(snapshot, texts);
+    return snapshot;
   }
 }
 

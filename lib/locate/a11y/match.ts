@@ -5,7 +5,7 @@ import { distance, horizontalOverlap, readingOrder, textWithin } from '../geomet
 import { NotThere } from '../engine';
 import { Query, withWholeText } from '../query';
 import { holdsRelation, inPlace, sameBox } from '../relations';
-import { normalise, punctuationExact, similarity, threshold } from '../text-match';
+import { normalise, punctuationExact, similarity, threshold, wordsIn } from '../text-match';
 import { fitsRole, isControl, isField, isTextRole, looksLikeWidgetId, selectorRole } from './roles';
 
 /**
@@ -109,6 +109,16 @@ const WORDS_INSIDE = new Set(['table cell', 'column header', 'row header', 'tabl
 const INSIDE_WEIGHT = 0.95;
 
 /** Whether the node's text may hold the wanted words with a box of their own. */
+/**
+ * The texts whose place inside a node's text a query asks for: its text, and
+ * the whole quoted text too ("'Basic Inputs'" may be a heading's words, not
+ * 'Basic' fields, see locate()), and a relation's anchor.
+ */
+export function textsAsked(query: Query): string[] {
+  if (!query.text || !normalise(query.text)) return [];
+  return [...new Set([query.text, query.wholeText, query.relation?.anchor].filter((t): t is string => !!t))];
+}
+
 function holdsWords(node: A11yNode): boolean {
   return isTextRole(node) || WORDS_INSIDE.has(node.role) || node.role === 'terminal' || (node.states.includes('multi-line') && node.states.includes('editable'));
 }
@@ -131,15 +141,12 @@ export class TreeMatcher {
    * a heading or a cell wider than they are. Empty when the query names no text.
    */
   textRequests(query: Query): A11yTextRequest[] {
-    const wanted = query.text;
-    if (!wanted || !normalise(wanted)) return [];
     const requests: A11yTextRequest[] = [];
-    // The whole quoted text too: "'Basic Inputs'" may be a heading's words, not 'Basic' fields (see locate()).
-    for (const text of new Set([wanted, query.wholeText, query.relation?.anchor].filter((t): t is string => !!t))) {
+    for (const text of textsAsked(query)) {
       for (const node of this.nodes) {
         if (!holdsWords(node)) continue;
-        const own = node.value || node.name;
-        if (own && normalise(own).includes(normalise(text))) requests.push({ path: node.path, text, ...(normalise(own) === normalise(text) ? { whole: true } : {}) });
+        const words = wordsIn(node.value || node.name, text);
+        if (words) requests.push({ path: node.path, text, ...(words.whole ? { whole: true } : {}) });
       }
     }
     return requests;

@@ -65,6 +65,9 @@ const SCROLL_DIRECTIONS: ScrollDirection[] = ['up', 'down', 'left', 'right'];
 const MAX_BODY = 1024 * 1024;
 /** Nodes one text-boxes request may ask about. */
 const MAX_TEXT_REQUESTS = 100;
+/** The texts one snapshot places in the nodes' texts (a find asks about at most three), and how long each may be. */
+const MAX_SNAPSHOT_TEXTS = 8;
+const MAX_SNAPSHOT_TEXT = 1000;
 /** The pause between the two clicks of a double-click: well inside every toolkit's double-click time. */
 const DOUBLE_CLICK_GAP_MS = 40;
 /**
@@ -95,6 +98,13 @@ function snapshotOptions(source: Record<string, unknown>): SnapshotOptions {
     const value = Number(raw);
     if (!Number.isFinite(value) || value <= 0 || value > max) throw new HttpError(400, `'${key}' must be a number from 1 to ${max}, got ${JSON.stringify(raw)}`);
     options[key] = value;
+  }
+  const texts = source.texts;
+  if (texts !== undefined) {
+    if (!Array.isArray(texts) || texts.length > MAX_SNAPSHOT_TEXTS || !texts.every((t) => typeof t === 'string' && t.length <= MAX_SNAPSHOT_TEXT)) {
+      throw new HttpError(400, `'texts' must be a list of at most ${MAX_SNAPSHOT_TEXTS} texts of at most ${MAX_SNAPSHOT_TEXT} characters each`);
+    }
+    options.texts = texts;
   }
   return options;
 }

@@ -23,6 +23,8 @@ export interface SnapshotOptions {
   maxNodes?: number;
   /** An application that sends nothing back for this long is taken for hung and skipped. */
   appIdleMs?: number;
+  /** Texts to place inside the texts of the nodes that hold them (A11ySnapshot.textBoxes), as the walk meets them. */
+  texts?: string[];
 }
 
 export const SNAPSHOT_DEFAULTS = { deadlineMs: 1000, maxNodes: 5000, appIdleMs: 300 } as const;
@@ -63,12 +65,13 @@ export class A11yReader {
     if (!apps.length) return empty();
 
     const budget: NodeBudget = { remaining: maxNodes, visits: maxNodes * 4 };
-    const walked = await Promise.all(apps.map((app) => this.walk(bus, app, stack, budget, appIdleMs, deadline)));
+    const walked = await Promise.all(apps.map((app) => this.walk(bus, app, stack, budget, appIdleMs, deadline, options.texts)));
     const placed = walked.filter((w): w is PlacedApplication => !('skipped' in w));
     const skipped = walked.filter((w): w is { skipped: string } => 'skipped' in w).map((w) => w.skipped);
     const nodes = toSnapshotNodes(placed, { x: 0, y: 0, width: this.screen.width, height: this.screen.height });
     this.refs = new Map(placed.flatMap((app) => app.nodes.map((node): [string, Ref] => [node.path, node.ref])));
-    return { nodes, tookMs: Date.now() - started, truncated: placed.some((app) => !app.complete), skipped };
+    const textBoxes = options.texts?.length ? { textBoxes: placed.flatMap((app) => app.textBoxes ?? []) } : {};
+    return { nodes, tookMs: Date.now() - started, truncated: placed.some((app) => !app.complete), skipped, ...textBoxes };
   }
 
   /** The processes that have an application on the accessibility bus: the bus daemon answers, not the applications. */
@@ -112,7 +115,7 @@ export class A11yReader {
   }
 
   private async walk(
-    bus: AccessibilityBus, app: Ref, stack: StackedWindow[], budget: NodeBudget, idleMs: number, deadline: number,
+    bus: AccessibilityBus, app: Ref, stack: StackedWindow[], budget: NodeBudget, idleMs: number, deadline: number, texts?: string[],
   ): Promise<PlacedApplication | { skipped: string }> {
     const [busName] = app;
     // The bus daemon answers this, not the application: it costs no time even when the application hangs.
@@ -130,6 +133,7 @@ export class A11yReader {
         alive: () => watchdog.feed(),
         hidden: (node) => occlusion.hidesAll(node),
         known,
+        texts,
       }).walk();
       this.hung.delete(busName);
       const label = tree.name || processName(pid) || busName;

@@ -1,6 +1,9 @@
 import type { Box } from '../../../types/screen';
 import { AccessibilityBus, Ref } from './bus';
+import type { A11yTextBox } from '../../../types/a11y';
+import { wordsIn } from '../../../locate/text-match';
 import { COORDS_SCREEN, has, IFACE, RELATION_LABELLED_BY, State, StateBits, roleName } from './atspi';
+import { textBoxesOf } from './text-ranges';
 
 /**
  * Walks one application's accessibility tree over the bus, keeping only
@@ -40,6 +43,8 @@ export interface WalkedApplication {
   nodes: RawNode[];
   /** False when the deadline or the node budget stopped the walk early. */
   complete: boolean;
+  /** Where the texts asked about (WalkOptions.texts) stand in the nodes that hold them. */
+  textBoxes?: A11yTextBox[];
 }
 
 /** What all the applications of one snapshot share: the node budget. */
@@ -62,6 +67,8 @@ export interface WalkOptions {
    * path, kept from one snapshot to the next: a find asks again and again.
    */
   known: Map<string, KnownObject>;
+  /** Texts to place inside the nodes' texts that hold them, as the walk meets those nodes (see textBoxesOf). */
+  texts?: readonly string[];
 }
 
 export interface KnownObject {
@@ -127,6 +134,8 @@ function nameDrawn(name: string, text: string | null): boolean {
 
 export class TreeWalker {
   private readonly nodes: RawNode[] = [];
+  /** The words being placed in the nodes met so far (see placeWords). */
+  private readonly placing: Promise<A11yTextBox[]>[] = [];
   private complete = true;
   /** Whether name and description come in one GetAll call, or one call each. */
   private oneCallProperties = true;
@@ -180,7 +189,9 @@ export class TreeWalker {
       if (!(error instanceof OutOfTime)) throw error;
       this.complete = false;
     }
-    return { name: String(name), nodes: this.inTreeOrder(), complete: this.complete };
+    // Out of time, the words placed so far are dropped with the rest: the caller asks again for what it needs.
+    const textBoxes = await this.race(Promise.all(this.placing)).then((boxes) => boxes.flat(), () => []);
+    return { name: String(name), nodes: this.inTreeOrder(), complete: this.complete, textBoxes };
   }
 
   private async children(ref: Ref): Promise<Ref[]> {
@@ -248,6 +259,15 @@ export class TreeWalker {
       ...descend.map((child, i) => (showing && !showing.has(child[1]) ? undefined : this.visit(child, `${path}/${i}`, node))),
     ]);
     if (raw && raw.includes('\uFFFC') && node.value !== null) this.joinInlineText(node, raw);
+    this.placeWords(node);
+  }
+
+  /** Asks where the texts asked about stand in a node that holds them, beside the rest of the walk. */
+  private placeWords(node: RawNode): void {
+    for (const text of this.options.texts ?? []) {
+      const words = wordsIn(node.value || node.name, text);
+      if (words) this.placing.push(textBoxesOf(this.bus, node.path, node.ref, text, words.whole).catch(() => []));
+    }
   }
 
   /**
