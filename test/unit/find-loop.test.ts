@@ -263,17 +263,23 @@ function treeReadEarly(version: () => string, events: string[]) {
 
 const aSandbox = { call: async () => ({}) } as never;
 
+/** The screen and the tree of a page whose words show a moment later: either can change first, and each change is a drawing. */
+function wordsShowingLater() {
+  const scene = {
+    screen: screenOf(200), tree: 'before', counter: changeCounter(), events: [] as string[],
+    paint: () => { scene.screen = screenOf(60); scene.counter.bump(); },
+    treeCatchesUp: () => { scene.tree = 'shown'; scene.counter.bump(); },
+  };
+  return scene;
+}
+
 test('a find waiting for an element the cache does not hold reads the tree while the next screen is captured, and asks for no mark after a wait', async () => {
-  const before = screenOf(200);
-  const shown = screenOf(60);
-  let current = before;
-  let treeVersion = 'before';
-  const counter = changeCounter();
-  const events: string[] = [];
-  const changes = (since: number, timeoutMs: number) => { if (since === -1) events.push('asked the count'); return counter.changes(since, timeoutMs); };
-  setTimeout(() => { treeVersion = 'shown'; current = shown; counter.bump(); }, 200);
-  const capture = async () => { events.push('captured'); return current; };
-  const outcome = await runFind({ chain: new EngineChain('auto', [treeReadEarly(() => treeVersion, events)]), capture, changes, sandbox: aSandbox, log: () => undefined, lookup: () => MISS },
+  const scene = wordsShowingLater();
+  const { events } = scene;
+  const changes = (since: number, timeoutMs: number) => { if (since === -1) events.push('asked the count'); return scene.counter.changes(since, timeoutMs); };
+  setTimeout(() => { scene.tree = 'shown'; scene.paint(); }, 200);
+  const capture = async () => { events.push('captured'); return scene.screen; };
+  const outcome = await runFind({ chain: new EngineChain('auto', [treeReadEarly(() => scene.tree, events)]), capture, changes, sandbox: aSandbox, log: () => undefined, lookup: () => MISS },
     "'Order confirmed'", { timeout: 5000, type: null, zoom: false, verify: false, ai: {} } as never);
   assert.equal(outcome.candidate?.engine, 'a11y', outcome.rejection ?? '');
   // The first look may be answered by the cache: the tree is read only once the engines are to look.
@@ -295,17 +301,12 @@ test('a find waiting for an element the cache holds reads no tree ahead: the cac
 });
 
 test('a tree read begun before its capture may be older than it: a drawing that leaves the same pixels still brings a look', async () => {
-  const before = screenOf(200);
-  const shown = screenOf(60);
-  let current = before;
-  let treeVersion = 'before';
-  const counter = changeCounter();
-  const events: string[] = [];
+  const scene = wordsShowingLater();
   // The page paints; its tree catches up a moment later, with a redraw of the same pixels.
-  setTimeout(() => { current = shown; counter.bump(); }, 100);
-  setTimeout(() => { treeVersion = 'shown'; counter.bump(); }, 250);
+  setTimeout(scene.paint, 100);
+  setTimeout(scene.treeCatchesUp, 250);
   const started = Date.now();
-  const outcome = await runFind({ chain: new EngineChain('auto', [treeReadEarly(() => treeVersion, events)]), capture: async () => current, changes: counter.changes, sandbox: aSandbox, log: () => undefined, lookup: () => MISS },
+  const outcome = await runFind({ chain: new EngineChain('auto', [treeReadEarly(() => scene.tree, scene.events)]), capture: async () => scene.screen, changes: scene.counter.changes, sandbox: aSandbox, log: () => undefined, lookup: () => MISS },
     "'Order confirmed'", { timeout: 8000, type: null, zoom: false, verify: false, ai: {} } as never);
   assert.equal(outcome.candidate?.engine, 'a11y', outcome.rejection ?? '');
   assert.ok(Date.now() - started < 1000, `found at the tree's redraw, not at the next 5 s look (${Date.now() - started} ms)`);
