@@ -81,32 +81,45 @@ const iconSized = (box: Box) => box.width <= ICON_SIDE && box.height <= ICON_SID
  * scroll lazily): a box it gives for quoted text is read back cheaply from
  * the pixels, and dropped when they clearly show other text. Nothing legible
  * (an icon, a blurred font) is no evidence either way.
+ *
+ * The tree can also be ahead of the pixels: it is read after the capture,
+ * and the screen may have moved since. A box the pixels show the words in
+ * needs nothing more; any other is kept or refused only while the screen
+ * still shows what was captured, and otherwise the find looks again.
  */
 export async function confirmOnPixels(candidates: Candidate[], query: Query, context: EngineContext, readers: LocateEngine[]): Promise<Candidate[]> {
+  let looked: Promise<boolean> | undefined;
+  const requireStill = async () => {
+    if (await (looked ??= context.stale?.check() ?? Promise.resolve(false))) throw new ScreenMoved();
+  };
   const wanted = quotedText(query) ?? (query.role === 'text' || query.role === null ? query.text : null);
   const reader = readers.find((r) => r.readBox);
-  if (!wanted || !reader || context.crop) return candidates;
+  if (!wanted || !reader || context.crop) {
+    await requireStill();
+    return candidates;
+  }
   const kept: Candidate[] = [];
   for (const candidate of candidates) {
     // Only boxes whose own text is what was asked.
     // Not an icon's box asked for by its name with a role word ("the 'Go Up' button"): the name is not drawn there.
     // Nor words a desktop program places through its Text interface: it draws them, so it knows where.
     if (candidate.drawnHere || candidate.text === undefined || !containsText(candidate.text, wanted) || (namedByRole(query) && iconSized(candidate.box))) {
+      await requireStill();
       kept.push(candidate);
       continue;
     }
     // Read where the words are drawn: a field found by its label shows its value in its box, and the label beside it.
     const read = await reader.readBox!(context, candidate.evidence ?? candidate.box).catch(() => undefined);
-    // A few letters are no evidence: OCR reads a small button's 'OK' as '@ox'. A stale box shows a whole other word.
-    // Part of the name is no contradiction either: a logo's alt text is in a link's name, not in its pixels.
-    const clearlyOther = typeof read === 'string' && /\p{L}{4}/u.test(read) && !containsText(read, wanted) && !containsText(wanted, read) && similarity(read, wanted) < OCR_CLEARLY_OTHER;
-    if (!clearlyOther) {
+    const shown = typeof read === 'string' && /[\p{L}\p{N}]{2}/u.test(read) && (containsText(read, wanted) || containsText(wanted, read));
+    if (shown) {
       kept.push(candidate);
       continue;
     }
-    // The tree is read after the capture: on pixels that are gone since, its box as it is now shows other text.
-    // Such a look is no refusal, and is made again on the screen as it is.
-    if (await context.stale?.check()) throw new ScreenMoved();
+    await requireStill();
+    // A few letters are no evidence: OCR reads a small button's 'OK' as '@ox'. A stale box shows a whole other word.
+    // Part of the name is no contradiction either: a logo's alt text is in a link's name, not in its pixels.
+    const clearlyOther = typeof read === 'string' && /\p{L}{4}/u.test(read) && similarity(read, wanted) < OCR_CLEARLY_OTHER;
+    if (!clearlyOther) kept.push(candidate);
   }
   return kept;
 }

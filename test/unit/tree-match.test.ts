@@ -188,4 +188,8 @@ test('a box the pixels confirm is kept without asking whether the screen moved; 
   // The tree, read after the capture, may be ahead of pixels that are gone: the look is made again, not refused.
   await assert.rejects(confirmOnPixels([button], query, context(true), [reading('Shipping address')]), ScreenMoved);
   assert.equal(checks, 2);
+  // A box not read back, or where nothing legible is drawn, is no more evidence than the tree: kept only on the screen still shown.
+  await assert.rejects(confirmOnPixels([{ ...button, drawnHere: true }], query, context(true), [reading('Order confirmed')]), ScreenMoved);
+  await assert.rejects(confirmOnPixels([button], query, context(true), [reading('')]), ScreenMoved);
+  assert.deepEqual(await confirmOnPixels([button], query, context(false), [reading('')]), [button]);
 });
