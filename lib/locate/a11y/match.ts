@@ -108,7 +108,6 @@ const WORDS_INSIDE = new Set(['table cell', 'column header', 'row header', 'tabl
 /** The weight of a copy found inside a longer text, against the same words standing alone. */
 const INSIDE_WEIGHT = 0.95;
 
-/** Whether the node's text may hold the wanted words with a box of their own. */
 /**
  * The texts whose place inside a node's text a query asks for: its text, and
  * the whole quoted text too ("'Basic Inputs'" may be a heading's words, not
@@ -119,6 +118,7 @@ export function textsAsked(query: Query): string[] {
   return [...new Set([query.text, query.wholeText, query.relation?.anchor].filter((t): t is string => !!t))];
 }
 
+/** Whether the node's text may hold the wanted words with a box of their own. */
 function holdsWords(node: A11yNode): boolean {
   return isTextRole(node) || WORDS_INSIDE.has(node.role) || node.role === 'terminal' || (node.states.includes('multi-line') && node.states.includes('editable'));
 }
