@@ -53,6 +53,11 @@ test('a placeholder is shown text only while its field is empty; the field still
   assert.equal((await client.find("'Repeat Password'", { timeout: 0 })).found(), false, 'hidden by the value typed');
   const named = await client.find("the 'Repeat Password' field", { timeout: 0 });
   assert.ok(named.found() && centreIn(named.centerX!, named.centerY!, repeat), 'still found by its name with a role word');
+  // Words are never looked for inside a password field's text, not even its own name.
+  const snapshot = await client.requireAgent().a11ySnapshot({ texts: ['s3cret', 'Repeat Password'] });
+  const secret = snapshot.nodes.find((n) => n.role === 'password text');
+  assert.ok(secret, 'the password field is in the tree');
+  assert.deepEqual(snapshot.textBoxes!.filter((b) => b.path === secret.path), []);
 });
 
 test("the third 'alpha' inside a text area is found at its own box, counted in reading order; a heading's box is its words'", async () => {

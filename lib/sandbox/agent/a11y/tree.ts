@@ -80,6 +80,8 @@ export interface KnownObject {
 
 export class OutOfTime extends Error {}
 
+/** A password field: its text is never read, only whether it is empty. */
+const PASSWORD_ROLE = 'password text';
 /** Roles whose text is a value apart from their name (a field's content). */
 const VALUE_ROLES = new Set(['entry', 'text', 'spin button', 'combo box', 'terminal']);
 /** Roles with no text of their own worth a call: containers, documents (the whole page), decorations. */
@@ -247,7 +249,7 @@ export class TreeWalker {
     const checksName = named && this.readsNamesText;
     const text = wantsText || checksName || (descend.length && !TEXTLESS_ROLES.has(role)) ? this.text(node, wantsText) : null;
     const nameCheck = checksName && text ? text.then((shown) => this.checkNameDrawn(node, shown)).catch(() => undefined) : null;
-    const emptiness = role === 'password text' ? this.passwordEmptiness(node) : null;
+    const emptiness = role === PASSWORD_ROLE ? this.passwordEmptiness(node) : null;
     if (text && descend.length && this.childrenAreText(node, await text)) descend = [];
     const showing = this.collection && descend.length >= MANY_CHILDREN ? await this.showingChildren(ref) : null;
     if (showing && showing.size < descend.length) node.clips = true;
@@ -262,8 +264,9 @@ export class TreeWalker {
     this.placeWords(node);
   }
 
-  /** Asks where the texts asked about stand in a node that holds them, beside the rest of the walk. */
+  /** Asks where the texts asked about stand in a node that holds them, beside the rest of the walk; never in a password field's text. */
   private placeWords(node: RawNode): void {
+    if (node.role === PASSWORD_ROLE) return;
     for (const text of this.options.texts ?? []) {
       const words = wordsIn(node.value || node.name, text);
       if (words) this.placing.push(textBoxesOf(this.bus, node.path, node.ref, text, words.whole).catch(() => []));
