@@ -1,7 +1,7 @@
 import type { Box } from '../../../types/screen';
 import { AccessibilityBus, Ref } from './bus';
 import type { A11yTextBox } from '../../../types/a11y';
-import { wordsIn } from '../../../locate/text-match';
+import { wordsIn } from '../../../util/text-words';
 import { COORDS_SCREEN, has, IFACE, RELATION_LABELLED_BY, State, StateBits, roleName } from './atspi';
 import { textBoxesOf } from './text-ranges';
 
