@@ -60,7 +60,7 @@ test('windows above hide what lies under their area; a window X does not show hi
   const ghost = node('1', 'frame', { x: 60, y: 0, width: 180, height: 70 }, null);
   assert.equal(occlusion.hidesAll(ghost), true, 'a popup the toolkit keeps but X does not show');
 
-  const nodes = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, hidden, half, seen], complete: true, occlusion }], SCREEN);
+  const nodes = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, hidden, half, seen], complete: true, textBoxes: [], occlusion }], SCREEN);
   // The frame's centre is under the dialog too: what is left of it shows in its children.
   assert.deepEqual(nodes.map((n) => n.path), [':1.5/0/2'], 'the half-covered button\'s centre is under the dialog');
   assert.equal(nodes[0].window, '', 'no title from X for a window without one');
@@ -72,7 +72,7 @@ test('a node\'s parent is its nearest ancestor in the snapshot', () => {
   const frame = node('0', 'frame', { x: 0, y: 0, width: 800, height: 600 }, null);
   const filler = node('0/0', 'filler', null, frame);
   const button = node('0/0/0', 'push button', { x: 10, y: 10, width: 80, height: 30 }, filler, { labelledBy: [[':1.5', '/obj/0']] });
-  const [, kept] = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, filler, button], complete: true, occlusion }], SCREEN);
+  const [, kept] = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, filler, button], complete: true, textBoxes: [], occlusion }], SCREEN);
   assert.equal(kept.parent, ':1.5/0');
   assert.deepEqual(kept.labelledBy, [':1.5/0']);
   assert.deepEqual(kept.states, []);
@@ -117,7 +117,7 @@ test('a popup of the application\'s own that its tree keeps under the widget tha
   const item = node('0/0/0/0', 'list item', { x: 201, y: 161, width: 199, height: 23 }, list);
   const under = node('0/1', 'push button', { x: 210, y: 180, width: 40, height: 20 }, frame);
   assert.equal(occlusion.hidesAll(combo), false, 'the popup may hold the combo box\'s own list');
-  const nodes = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under], complete: true, occlusion }], SCREEN);
+  const nodes = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under], complete: true, textBoxes: [], occlusion }], SCREEN);
   const byPath = new Map(nodes.map((n) => [n.path, n]));
   assert.deepEqual(byPath.get(':1.5/0/0/0/0')?.box, { x: 201, y: 161, width: 89, height: 23 }, 'the item, cut to the popup');
   assert.equal(byPath.has(':1.5/0/1'), false, 'a button under the popup is hidden');
@@ -127,11 +127,11 @@ test('a popup of the application\'s own that its tree keeps under the widget tha
   const gtkPopup = node('1', 'window', popupBox, null);
   const gtkMenu = node('1/0', 'menu', popupBox, gtkPopup);
   const claimed = new Occlusion(stack, 42);
-  const gtk = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under, gtkPopup, gtkMenu], complete: true, occlusion: claimed }], SCREEN);
+  const gtk = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under, gtkPopup, gtkMenu], complete: true, textBoxes: [], occlusion: claimed }], SCREEN);
   assert.equal(gtk.find((n) => n.path === ':1.5/0/0/0/0')?.box.width, 199, 'the item is not taken for the popup\'s content');
   assert.ok(gtk.some((n) => n.path === ':1.5/1/0'));
   const empty = new Occlusion(stack, 42);
-  const chromium = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under, gtkPopup], complete: true, occlusion: empty }], SCREEN);
+  const chromium = toSnapshotNodes([{ name: 'app', label: 'app', nodes: [frame, combo, list, item, under, gtkPopup], complete: true, textBoxes: [], occlusion: empty }], SCREEN);
   assert.equal(chromium.find((n) => n.path === ':1.5/0/0/0/0')?.box.width, 89, 'an empty window leaves the popup to the content under the drop-down');
 });
 

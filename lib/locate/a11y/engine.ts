@@ -69,9 +69,8 @@ export class A11yEngine implements LocateEngine {
     // The snapshot placed the texts it was asked about as its walk met them (an agent that cannot says so by giving none).
     const placed = snapshot.textBoxes ? this.placedTexts.get(asked) ?? [] : [];
     const requests = new TreeMatcher(nodes, context.screen).textRequests(query);
-    const known = requests.filter((r) => placed.includes(r.text));
     const rest = requests.filter((r) => !placed.includes(r.text));
-    const boxes = snapshot.textBoxes?.filter((b) => known.some((r) => r.path === b.path && r.text === b.text)) ?? [];
+    const boxes = (snapshot.textBoxes ?? []).filter((b) => placed.includes(b.text) && requests.some((r) => r.path === b.path && r.text === b.text));
     const sandbox = context.sandbox;
     if (rest.length && sandbox?.a11yTextBoxes) {
       boxes.push(...await sandbox.a11yTextBoxes(rest, Math.max(50, Math.min(TEXT_BOXES_BOUND_MS, context.deadline - Date.now()))).catch(() => []));

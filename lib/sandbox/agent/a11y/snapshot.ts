@@ -70,7 +70,7 @@ export class A11yReader {
     const skipped = walked.filter((w): w is { skipped: string } => 'skipped' in w).map((w) => w.skipped);
     const nodes = toSnapshotNodes(placed, { x: 0, y: 0, width: this.screen.width, height: this.screen.height });
     this.refs = new Map(placed.flatMap((app) => app.nodes.map((node): [string, Ref] => [node.path, node.ref])));
-    const textBoxes = options.texts?.length ? { textBoxes: placed.flatMap((app) => app.textBoxes ?? []) } : {};
+    const textBoxes = options.texts?.length ? { textBoxes: placed.flatMap((app) => app.textBoxes) } : {};
     return { nodes, tookMs: Date.now() - started, truncated: placed.some((app) => !app.complete), skipped, ...textBoxes };
   }
 

@@ -44,7 +44,7 @@ export interface WalkedApplication {
   /** False when the deadline or the node budget stopped the walk early. */
   complete: boolean;
   /** Where the texts asked about (WalkOptions.texts) stand in the nodes that hold them. */
-  textBoxes?: A11yTextBox[];
+  textBoxes: A11yTextBox[];
 }
 
 /** What all the applications of one snapshot share: the node budget. */
