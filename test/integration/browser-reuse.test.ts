@@ -39,6 +39,8 @@ test("a reset closes the browser's windows and keeps its process, and the next p
   const browserPids = async () => (await client.exec('sh', 'pgrep -f -- "[-]-keep-alive-for-test" || true')).trim().split('\n').filter(Boolean).map(Number);
   // The address bar's pop-ups are web pages of the browser's own, each in a renderer that a window would start, per context.
   const browserPages = async () => (await client.exec('sh', 'pgrep -f -- "[-]-top-chrome-webui" || true')).trim();
+  // This sandbox's renderers: those of the browser profiles in its own folder (other sandboxes may run beside it).
+  const renderers = async () => (await client.exec('sh', 'pgrep -f -- "[-]-type=renderer .*--user-data-dir=$(dirname \"$HOME\")/" || true')).trim().split('\n').filter(Boolean);
 
   await client.provision.chrome({ url: `${url}/visits.html` });
   await waitForPageState(client, (s) => s.visits === 1);
@@ -58,6 +60,7 @@ test("a reset closes the browser's windows and keeps its process, and the next p
   const heading = await client.find("'Visits: 1'");
   assert.ok(heading.found(), heading.reason ?? '');
   assert.equal(await browserPages(), '', 'no renderer of the browser\'s own pages runs beside the page (kiosk mode shows no address bar)');
+  assert.equal((await renderers()).length, 1, 'the fresh context starts one renderer, its page\'s: no spare beside it');
   // It fills the screen and takes clicks and keys as the first window did.
   const size = client.getInstance()!.resolution.split('x').map(Number);
   assert.ok(heading.boundingBox!.y < size[1] / 2, 'the page starts at the top of the screen');

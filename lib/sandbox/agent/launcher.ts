@@ -32,8 +32,10 @@ export function chromiumArgs(url: string, userDataDir: string, width: number, he
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--password-store=basic',
     '--disable-dev-shm-usage', '--disable-session-crashed-bubble',
     // The omnibox's pop-ups are web pages that each window preloads in a renderer of its own, for each context: about
-    // 1.2 s of CPU a page opened, for an address bar that kiosk mode never shows.
-    '--disable-features=Translate,MediaRouter,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+    // 1.2 s of CPU a page opened, for an address bar that kiosk mode never shows. The spare renderer is a second
+    // process started beside each context's first page, for a navigation to another site: Glance's contexts live one
+    // scenario, so it is a renderer's start (about 80 ms of CPU) competing with the page's own, and then thrown away.
+    '--disable-features=Translate,MediaRouter,WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess',
     '--remote-debugging-pipe', '--disable-smooth-scrolling', '--force-renderer-accessibility',
     // Lets a page learn when its frame is on the screen (chrome.gpuBenchmarking), which the launch waits for.
     '--enable-gpu-benchmarking',
