@@ -27,7 +27,7 @@ export class A11yEngine implements LocateEngine {
   /** One snapshot per captured screen: zoom, verify and the not-found message reuse it. */
   private readonly snapshots = new WeakMap<Buffer, Promise<A11ySnapshot>>();
   /** The texts a snapshot was asked to place (A11ySnapshot.textBoxes): a look asks the agent for the others only. */
-  private readonly placedTexts = new WeakMap<Promise<A11ySnapshot>, readonly string[]>();
+  private readonly placedTexts = new WeakMap<A11ySnapshot, readonly string[]>();
 
   /** Each sandbox's look under way: the next waits for it (see locate). */
   private readonly looking = new WeakMap<object, Promise<unknown>>();
@@ -51,9 +51,7 @@ export class A11yEngine implements LocateEngine {
    * turn among the sandbox's looks, as a look's own snapshot does.
    */
   beforeCapture(sandbox: SandboxHandle, deadline: number, query: Query): Promise<A11ySnapshot> {
-    const texts = textsAsked(query);
-    const snapshot = (this.looking.get(sandbox) ?? Promise.resolve()).then(() => this.snapshotOf(sandbox, deadline, texts));
-    this.placedTexts.set(snapshot, texts);
+    const snapshot = (this.looking.get(sandbox) ?? Promise.resolve()).then(() => this.snapshotOf(sandbox, deadline, textsAsked(query)));
     this.looking.set(sandbox, snapshot);
     return snapshot;
   }
@@ -61,13 +59,12 @@ export class A11yEngine implements LocateEngine {
   private async look(context: EngineContext, query: Query, options: { all?: boolean }): Promise<Candidate[]> {
     // Boxes from the tree are exact already, and in screen coordinates: a zoomed crop adds nothing.
     if (context.crop) return [];
-    const asked = this.fetch(context, false, textsAsked(query));
-    const snapshot = await asked;
+    const snapshot = await this.fetch(context, false, textsAsked(query));
     const nodes = this.visible(snapshot, context);
     if (!nodes.length) return [];
     // Where the words stand inside the nodes' texts (an editor's line, a heading's words): asked only where a text holds them.
     // The snapshot placed the texts it was asked about as its walk met them (an agent that cannot says so by giving none).
-    const placed = snapshot.textBoxes ? this.placedTexts.get(asked) ?? [] : [];
+    const placed = snapshot.textBoxes ? this.placedTexts.get(snapshot) ?? [] : [];
     const requests = new TreeMatcher(nodes, context.screen).textRequests(query);
     const rest = requests.filter((r) => !placed.includes(r.text));
     const boxes = (snapshot.textBoxes ?? []).filter((b) => placed.includes(b.text) && requests.some((r) => r.path === b.path && r.text === b.text));
@@ -137,10 +134,13 @@ export class A11yEngine implements LocateEngine {
   private snapshotOf(sandbox: SandboxHandle | null, deadline: number, texts: readonly string[] = []): Promise<A11ySnapshot> {
     if (!sandbox?.a11ySnapshot) return Promise.resolve({ nodes: [], tookMs: 0, truncated: false, skipped: [] });
     const deadlineMs = Math.max(100, Math.min(SNAPSHOT_BOUND_MS, deadline - Date.now()));
-    const snapshot = sandbox.a11ySnapshot({ deadlineMs, ...(texts.length ? { texts: [...texts] } : {}) })
-      .catch(() => ({ nodes: [], tookMs: 0, truncated: false, skipped: ['(no answer)'] }));
-    if (texts.length) this.placedTexts.set(snapshot, texts);
-    return snapshot;
+    return sandbox.a11ySnapshot({ deadlineMs, ...(texts.length ? { texts: [...texts] } : {}) }).then(
+      (snapshot) => {
+        if (texts.length) this.placedTexts.set(snapshot, texts);
+        return snapshot;
+      },
+      () => ({ nodes: [], tookMs: 0, truncated: false, skipped: ['(no answer)'] }),
+    );
   }
 }
 
