@@ -16,6 +16,7 @@ import { startEvidence } from '../sandbox/agent/evidence';
 import { programEnvironment } from '../sandbox/agent/program-env';
 import { ProgramSpace } from '../sandbox/agent/program-space';
 import { endMarkedPrograms } from '../sandbox/agent/program-reaper';
+import { markOwned, removeOrphanedFolders } from '../sandbox/owned-folders';
 import { hostPort, parseFlags } from './flags';
 
 const DRIVERS = ['x11', 'nut'] as const;
@@ -48,7 +49,10 @@ export async function agentCommand(args: string[]): Promise<number> {
   const driver = driverName === 'x11' ? x11! : x11 ? splitDriver(await NutDriver.connect(), x11) : await NutDriver.connect();
   const served = hostDesktop();
   const processes = new ProcessGroup();
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glance-agent-'));
+  // The work folders of agents that ended without removing theirs (their display went first: Xlib ends the process).
+  removeOrphanedFolders(WORK_DIR_PREFIX);
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), WORK_DIR_PREFIX));
+  markOwned(workDir);
   const id = `agent-${os.hostname()}`;
   // Programs it starts see this machine's environment, never the agent's token or Glance's keys.
   const space = new ProgramSpace({ ...programEnvironment(process.env, { ownSession: false }), ...(display ? { DISPLAY: display } : {}) }, workDir, null, `${id}-${process.pid}`);
@@ -84,6 +88,9 @@ export async function agentCommand(args: string[]): Promise<number> {
   fs.rmSync(workDir, { recursive: true, force: true });
   return 0;
 }
+
+/** The self-hosted agent's work folder in the system's temp folder: its programs' browser profiles, logs and clips. */
+const WORK_DIR_PREFIX = 'glance-agent-';
 
 /** The desktop this machine serves, as a client's `os` names it (macOS has no such name: its clients connect by ip). */
 function hostDesktop(): Os | 'macos' {

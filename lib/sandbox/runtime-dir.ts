@@ -1,5 +1,6 @@
 import os from 'os';
 import path from 'path';
+import { removeOrphanedFolders } from './owned-folders';
 
 /**
  * A local sandbox's own folder: its home, temp folder and the runtime folder
@@ -9,4 +10,9 @@ import path from 'path';
  */
 export function sandboxRuntimeDir(id: string): string {
   return path.join(os.tmpdir(), `glance-${id}`);
+}
+
+/** Removes the folders of local sandboxes whose supervisor died without removing its own (owned-folders.ts). */
+export function removeOrphanedSandboxDirs(): string[] {
+  return removeOrphanedFolders(path.basename(sandboxRuntimeDir('sbx-')));
 }

@@ -9,6 +9,7 @@ import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
 import { REPO_ROOT, cleanupAfterFile, newClient, testState } from '../helpers/glance';
 import { sleep, waitFor } from '../../lib/util/wait';
 import { childrenOf } from '../../lib/sandbox/agent/program-reaper';
+import { sandboxRuntimeDir } from '../../lib/sandbox/runtime-dir';
 
 // A plain script the suite's runner also loads (scripts/test.js).
 const { desktopProcesses } = require('../helpers/processes.js') as { desktopProcesses(): Record<string, string> };
@@ -122,7 +123,7 @@ test('a stale or unknown sandbox id fails clearly, never a blank new sandbox', a
   await victim.disconnect(); // safe even though the sandbox is gone
 });
 
-test('a supervisor that dies outright takes its X server, window manager and browser with it, before anything reaps them', async () => {
+test('a supervisor that dies outright takes its X server, window manager and browser with it, before anything reaps them; the next sandbox removes its folder', async () => {
   const victim = await connected({}, 60_000);
   await victim.provision.chrome({ url: 'about:blank' });
   const record = registry.read(victim.getInstance()!.instanceId)!;
@@ -135,6 +136,14 @@ test('a supervisor that dies outright takes its X server, window manager and bro
   const left = () => desktop.filter(([pid]) => processAlive(Number(pid)));
   await waitFor('the desktop to end with its supervisor', () => left().length === 0, { timeoutMs: 10_000, intervalMs: 50 })
     .catch(() => assert.fail(`still running: ${JSON.stringify(left())}`));
+  // Its folder (home, browser profile) is left; the next sandbox started on this machine removes it.
+  const folder = sandboxRuntimeDir(record.id);
+  assert.ok(fs.existsSync(folder), 'nothing has removed the folder yet');
+  const next = await connected();
+  await waitFor('the next sandbox to remove the dead one\'s folder', () => !fs.existsSync(folder), { timeoutMs: 5000, intervalMs: 20 })
+    .catch(() => assert.fail(`${folder} is still there`));
+  assert.ok(fs.existsSync(sandboxRuntimeDir(next.getInstance()!.instanceId)), 'the live sandbox keeps its own');
+  await next.disconnect();
   await victim.disconnect();
 });
 
@@ -190,7 +199,58 @@ test('connect({ip}) attaches to a self-hosted agent, which survives disconnect',
     await assert.rejects(wrong.connect(), /Could not reach a Glance agent.*wrong agent token/);
   } finally {
     delete process.env.GLANCE_AGENT_TOKEN;
+    // Stopped before its display goes: an agent whose display went first cannot clean up (Xlib ends it).
+    const exited = agent.exitCode !== null || agent.signalCode !== null ? null : new Promise((resolve) => agent.once('exit', resolve));
     agent.kill('SIGTERM');
+    await exited;
+    await host.disconnect();
+  }
+});
+
+/** The work folders of self-hosted agents in the temp folder, by the pid their owner note names. */
+function agentFolders(): Map<number, string> {
+  const folders = new Map<number, string>();
+  for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('glance-agent-'))) {
+    try {
+      folders.set(Number(fs.readFileSync(path.join(os.tmpdir(), name, '.glance-owner'), 'utf8').split(' ')[0]), path.join(os.tmpdir(), name));
+    } catch { /* no note */ }
+  }
+  return folders;
+}
+
+/** `glance agent` on `display`, resolved once it serves. */
+async function selfHostedAgent(display: string) {
+  const agent = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), 'agent', '--listen', '127.0.0.1:0', '--display', display], {
+    env: { ...process.env, GLANCE_AGENT_TOKEN: 'self-hosted-token-0123456789' }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    agent.stdout!.once('data', () => resolve());
+    agent.once('exit', (code) => reject(new Error(`the agent exited with ${code} before serving`)));
+  });
+  const exited = new Promise<number | null>((resolve) => agent.once('exit', (code) => resolve(code)));
+  return { agent, exited };
+}
+
+test('a self-hosted agent removes its folder when stopped; one killed outright leaves it to the next agent, which removes it', async () => {
+  const host = await connected();
+  const display = host.getInstance()!.display!;
+  const first = await selfHostedAgent(display);
+  const folder = agentFolders().get(first.agent.pid!);
+  assert.ok(folder && fs.existsSync(folder), `the agent noted its folder: ${JSON.stringify([...agentFolders()])}`);
+  first.agent.kill('SIGKILL');
+  await first.exited;
+  assert.ok(fs.existsSync(folder), 'nothing has removed the folder yet');
+
+  const second = await selfHostedAgent(display);
+  try {
+    assert.equal(fs.existsSync(folder), false, 'the next agent removed the killed one\'s folder');
+    const own = agentFolders().get(second.agent.pid!);
+    assert.ok(own && fs.existsSync(own));
+    second.agent.kill('SIGTERM');
+    assert.equal(await second.exited, 0);
+    assert.equal(fs.existsSync(own), false, 'a stopped agent removes its own folder');
+  } finally {
+    second.agent.kill('SIGKILL');
     await host.disconnect();
   }
 });

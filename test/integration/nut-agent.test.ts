@@ -37,7 +37,10 @@ before(async () => {
 });
 
 after(async () => {
+  // Stopped before its display goes: an agent whose display went first cannot clean up (Xlib ends it).
+  const exited = !agent || agent.exitCode !== null || agent.signalCode !== null ? null : new Promise((resolve) => agent.once('exit', resolve));
   agent?.kill('SIGTERM');
+  await exited;
   await host?.disconnect();
   await pages?.close();
 });

@@ -16,7 +16,8 @@ import net from 'net';
 import path from 'path';
 import { endingWithSupervisor, ProcessGroup } from './processes';
 import { processIdentity } from '../process-identity';
-import { sandboxRuntimeDir } from '../runtime-dir';
+import { removeOrphanedSandboxDirs, sandboxRuntimeDir } from '../runtime-dir';
+import { markOwned } from '../owned-folders';
 import { programEnvironment } from './program-env';
 import { SandboxFolder } from './sandbox-folder';
 import { unpackHomeSeed } from '../home-seed-archive';
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
   const homeSeed = config.homeSeedArchive ? unpackHomeSeed(config.homeSeedArchive, path.join(workDir, 'home-seed')) : config.homeSeed ?? null;
   folder = new SandboxFolder(sandboxRuntimeDir(config.id), homeSeed, user);
   folder.create();
+  markOwned(folder.root);
   // Programs in the sandbox see the user's environment, less Glance's
   // credentials and the user's desktop session, with the sandbox's own folders.
   const inherited = { ...programEnvironment(process.env, { ownSession: true }), ...folder.environment() };
@@ -200,6 +202,8 @@ async function main(): Promise<void> {
   // Recorded so that reaping later can tell these processes from others that reuse their pids.
   const identity = { agent: processIdentity(process.pid), xvfb: processIdentity(xvfbPid) };
   process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, xvfbPid, identity, port, display, vncPort, previewPort, workDir })}\n`);
+  // Off the start's path: what sandboxes killed outright left behind goes now.
+  setImmediate(removeOrphanedSandboxDirs);
 }
 
 /** Which windows the tree shows, and in which of them a widget has the keyboard focus. */
