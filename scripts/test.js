@@ -31,10 +31,12 @@ const files = only.length ? only : [unitEntry, ...collect('test/integration'), '
 fs.chmodSync(suiteRoot, 0o755);
 const baseline = path.join(suiteRoot, 'processes-before.json');
 fs.writeFileSync(baseline, JSON.stringify(require('../test/helpers/processes.js').desktopProcesses()));
+const foldersBaseline = path.join(suiteRoot, 'folders-before.json');
+fs.writeFileSync(foldersBaseline, JSON.stringify(require('../test/helpers/processes.js').ownedTempFolders()));
 
 const result = spawnSync(process.execPath, ['-r', './lib/runtime/register.js', '--test', '--test-concurrency=1', ...files], {
   cwd: root, stdio: 'inherit',
-  env: { ...process.env, GLANCE_TEST_ROOT: suiteRoot, GLANCE_TEST_BASELINE: baseline },
+  env: { ...process.env, GLANCE_TEST_ROOT: suiteRoot, GLANCE_TEST_BASELINE: baseline, GLANCE_TEST_FOLDERS_BASELINE: foldersBaseline },
 });
 // A failure may come from a sandbox that ended early: say how each agent ended before its log goes with the folder.
 if (result.status !== 0) for (const line of require('./agent-endings').agentEndings(suiteRoot)) console.log(line);

@@ -1,7 +1,9 @@
 'use strict';
 // Lists the desktop processes a sandbox may start (its buses and the test
-// programs included), as pid -> command line.
+// programs included), as pid -> command line; and the folders sandboxes and
+// self-hosted agents make in the system's temp folder.
 const fs = require('fs');
+const os = require('os');
 
 const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc|ffmpeg|dbus-daemon|at-spi-bus-launcher|at-spi2-registryd|gtk3-widget-factory|qt5ct)( |$)|lib\/sandbox\/agent\/main\.[jt]s/;
 
@@ -16,4 +18,9 @@ function desktopProcesses() {
   return found;
 }
 
-module.exports = { desktopProcesses };
+/** The local sandboxes' folders and the self-hosted agents' work folders in the temp folder, by name. */
+function ownedTempFolders() {
+  return fs.readdirSync(os.tmpdir()).filter((name) => /^glance-(sbx|agent)-/.test(name)).sort();
+}
+
+module.exports = { desktopProcesses, ownedTempFolders };
