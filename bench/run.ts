@@ -15,6 +15,9 @@ import { parallelBench } from './parallel';
 import { serverBench } from './server';
 import { scaleBench } from './scale';
 import { recorderBench } from './recorder';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */
@@ -49,7 +52,13 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
+// The suites' state folders (testState) go under one folder of the run's, removed when it ends.
+const ownRoot = process.env.GLANCE_TEST_ROOT ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'glance-bench-'));
+if (ownRoot) process.env.GLANCE_TEST_ROOT = ownRoot;
+const removeRoot = () => { if (ownRoot) fs.rmSync(ownRoot, { recursive: true, force: true }); };
+
+main().then(removeRoot, (error) => {
   console.error(error);
+  removeRoot();
   process.exit(1);
 });
