@@ -74,8 +74,11 @@ export interface WalkOptions {
 export interface KnownObject {
   /** An object keeps its role while it lives (a page that changes an element's role gets a new object). */
   role?: string;
-  /** It was on the screen: its details are asked for with its state, not after it (see visit). */
+  /** It was on the screen: the next walk asks its details as it starts (see askAhead). */
   showing?: boolean;
+  /** The last walk read its text, and picked out its children on the screen: asked ahead too. */
+  text?: boolean;
+  picked?: boolean;
 }
 
 export class OutOfTime extends Error {}
@@ -118,6 +121,13 @@ const MANY_CHILDREN = 32;
 /** AtspiCollectionMatchType ALL and AtspiCollectionSortOrder CANONICAL. */
 const MATCH_ALL = 1;
 const SORT_CANONICAL = 1;
+/** Collection.GetMatches' arguments for the children with the SHOWING state. */
+const SHOWING_MATCHES = (() => {
+  const showing = [0, 0];
+  showing[State.SHOWING >> 5] |= 1 << (State.SHOWING & 31);
+  const rule = [showing, MATCH_ALL, {}, MATCH_ALL, [], MATCH_ALL, [], MATCH_ALL, false];
+  return { signature: '(aiia{ss}iaiiasib)uib', body: [rule, SORT_CANONICAL, 0, false] };
+})();
 /** Characters a text keeps where an embedded child (a link, an image) sits. */
 const EMBEDDED_OBJECT = /\uFFFC/g;
 /** A control's children read for the text it shows: a link or a button holds a few. */
@@ -136,6 +146,10 @@ function nameDrawn(name: string, text: string | null): boolean {
 
 export class TreeWalker {
   private readonly nodes: RawNode[] = [];
+  /** Answers asked for ahead (see askAhead), by object path and method: each is taken once, by the walk's own call. */
+  private readonly ahead = new Map<string, Promise<any[]>>();
+  /** The objects this walk asked about, by path: after a whole walk, the rest are forgotten (see forgetUnmet). */
+  private readonly met = new Set<string>();
   /** The words being placed in the nodes met so far (see placeWords). */
   private readonly placing: Promise<A11yTextBox[]>[] = [];
   private complete = true;
@@ -161,8 +175,43 @@ export class TreeWalker {
     return Promise.race([promise, this.options.expired]);
   }
 
-  /** Every answer, an error too, shows the application alive. */
+  /** A method call, answered by the call asked ahead when there is one (see askAhead). */
   private call(ref: Ref, iface: string, member: string, signature = '', body: unknown[] = []): Promise<any[]> {
+    const key = `${ref[1]} ${member}`;
+    const early = this.ahead.get(key);
+    if (!early) return this.ask(ref, iface, member, signature, body);
+    this.ahead.delete(key);
+    return early;
+  }
+
+  /**
+   * Asks an object that was on the screen at the last walk what this walk
+   * will ask it: state, name, box, children, and its text and its children
+   * on the screen where the last walk asked those. The walk asks this of
+   * all of them as it starts, and then finds each level's answers in
+   * instead of waiting a round trip a level: a page's tree is ten levels
+   * deep and more. An object gone or hidden since costs its calls, and
+   * nothing else.
+   */
+  private askAhead(ref: Ref): void {
+    const known = this.options.known.get(ref[1]);
+    if (!known?.showing) return;
+    const early: [string, Promise<any[]>][] = [
+      ['GetState', this.ask(ref, IFACE.accessible, 'GetState')],
+      ['GetExtents', this.ask(ref, IFACE.component, 'GetExtents', 'u', [COORDS_SCREEN])],
+      ['GetChildren', this.ask(ref, IFACE.accessible, 'GetChildren')],
+    ];
+    if (this.oneCallProperties) early.push(['GetAll', this.ask(ref, IFACE.properties, 'GetAll', 's', [IFACE.accessible])]);
+    if (known.text) early.push(['GetText', this.ask(ref, IFACE.text, 'GetText', 'ii', [0, -1])]);
+    if (known.picked) early.push(['GetMatches', this.ask(ref, IFACE.collection, 'GetMatches', SHOWING_MATCHES.signature, SHOWING_MATCHES.body)]);
+    for (const [member, answer] of early) {
+      answer.catch(() => undefined); // an answer the walk does not take must not go unhandled
+      this.ahead.set(`${ref[1]} ${member}`, answer);
+    }
+  }
+
+  /** Every answer, an error too, shows the application alive. */
+  private ask(ref: Ref, iface: string, member: string, signature = '', body: unknown[] = []): Promise<any[]> {
     return this.bus.call(ref[0], ref[1], iface, member, signature, body).then(
       (reply) => { this.options.alive(); return reply; },
       (error) => { this.options.alive(); throw error; },
@@ -185,12 +234,14 @@ export class TreeWalker {
     this.oneCallProperties = !qt;
     this.collection = !qt;
     this.readsNamesText = String(toolkit).toLowerCase() === 'chromium';
+    for (const path of this.options.known.keys()) this.askAhead([this.app[0], path]);
     try {
       await Promise.all(windows.map((ref, i) => this.visit(ref, `${this.app[0]}/${i}`, null)));
     } catch (error) {
       if (!(error instanceof OutOfTime)) throw error;
       this.complete = false;
     }
+    if (this.complete) this.forgetUnmet();
     // Out of time, the words placed so far are dropped with the rest: the caller asks again for what it needs.
     const textBoxes = await this.race(Promise.all(this.placing)).then((boxes) => boxes.flat(), () => []);
     return { name: String(name), nodes: this.inTreeOrder(), complete: this.complete, textBoxes };
@@ -216,9 +267,12 @@ export class TreeWalker {
     }
     this.budget.visits--;
     const known = this.known(ref);
+    this.met.add(ref[1]);
+    // What was asked of it ahead came from the last walk; this one notes its own asks for the next.
+    known.text = known.picked = false;
     const state = this.answered(this.call(ref, IFACE.accessible, 'GetState').then(([bits]) => bits as StateBits));
-    // An object on the screen last time most likely still is: its details are asked for at once, and the
-    // walk takes one round trip a level instead of two. A hidden one costs one call, as before.
+    // An object on the screen last time most likely still is: its details were asked for ahead (askAhead),
+    // not after its state. A hidden one costs one call, as before.
     const asked = known.showing ? this.answered(this.basics(ref)) : null;
     asked?.catch(() => undefined); // not awaited when the object turns out hidden or gone; out of time reaches the walk through its state
     const states = await state;
@@ -311,6 +365,7 @@ export class TreeWalker {
    * resolves to the raw text, or null when the node has none.
    */
   private async text(node: RawNode, keep: boolean): Promise<string | null> {
+    this.known(node.ref).text = true;
     const text = await this.race(orNull(this.call(node.ref, IFACE.text, 'GetText', 'ii', [0, -1]).then(([t]) => String(t))));
     if (text === null || !keep) return text;
     const cleaned = text.replace(EMBEDDED_OBJECT, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
@@ -359,11 +414,18 @@ export class TreeWalker {
    * every row. Null where the toolkit has no Collection interface.
    */
   private async showingChildren(ref: Ref): Promise<Set<string> | null> {
-    const showing = [0, 0];
-    showing[State.SHOWING >> 5] |= 1 << (State.SHOWING & 31);
-    const rule = [showing, MATCH_ALL, {}, MATCH_ALL, [], MATCH_ALL, [], MATCH_ALL, false];
-    const matches = await this.answered(this.call(ref, IFACE.collection, 'GetMatches', '(aiia{ss}iaiiasib)uib', [rule, SORT_CANONICAL, 0, false]));
+    this.known(ref).picked = true;
+    const matches = await this.answered(this.call(ref, IFACE.collection, 'GetMatches', SHOWING_MATCHES.signature, SHOWING_MATCHES.body));
     return matches ? new Set((matches[0] as Ref[]).map(([, objectPath]) => objectPath)) : null;
+  }
+
+  /**
+   * After a whole walk, what is known is what it met: objects gone since (a
+   * page's old document, a closed dialog's widgets) would otherwise stay
+   * known as on the screen, and be asked ahead at every walk after.
+   */
+  private forgetUnmet(): void {
+    for (const path of this.options.known.keys()) if (!this.met.has(path)) this.options.known.delete(path);
   }
 
   /** What is known of an object from the last snapshot; filled in as this one asks. */
