@@ -4,6 +4,7 @@ import { Driver, Frame, MouseButton, ScrollDirection, StackedWindow, WindowInfo 
 import { keysymFor, keysymForChar, SHIFT_KEYSYM } from './x11-keysyms';
 import { frameFilePath, removeStaleFrameFilesOnce } from '../frame-files';
 import { ScreenChanges } from './screen-changes';
+import { settledWithin, sleep } from '../../util/wait';
 
 /**
  * The desktop driver for X11: captures over MIT-SHM (falling back to core
@@ -23,12 +24,13 @@ const SUBSTRUCTURE_NOTIFY_AND_REDIRECT = 0x80000 | 0x100000;
 
 interface KeyPlace { keycode: number; shifted: boolean }
 const MAX_SHARED_FRAMES = 8;
+/** How long close() waits for the X server to take its last requests. */
+const CLOSE_SYNC_BOUND_MS = 1000;
 
 function promisify<T>(fn: (cb: Callback<T>) => void): Promise<T> {
   return new Promise((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class X11Driver implements Driver {
   readonly width: number;
@@ -420,7 +422,8 @@ export class X11Driver implements Driver {
     try {
       for (const segment of this.sharedFrames.values()) this.shm?.Detach(segment);
       if (this.privateFrame) fs.closeSync(this.privateFrame.fd);
-      await this.sync();
+      // A display that went first never answers: the agent would end there, its clean-up undone.
+      await settledWithin(this.sync(), CLOSE_SYNC_BOUND_MS);
     } catch {
       /* the display may already be gone */
     }
