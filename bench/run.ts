@@ -1,3 +1,6 @@
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
 import { foundationBench } from './foundation';
 import { locateBench } from './locate/accuracy';
 import { locateRealBench } from './locate/real/bench';
@@ -15,9 +18,6 @@ import { parallelBench } from './parallel';
 import { serverBench } from './server';
 import { scaleBench } from './scale';
 import { recorderBench } from './recorder';
-import fs from 'fs';
-import os from 'os';
-import path from 'path';
 import { printTable, writeResults } from './stats';
 
 /** `npm run bench`: every suite prints a table and writes bench/results/<suite>.json (`npm run bench -- locate-real --part=tune`: one suite, with its flags). */

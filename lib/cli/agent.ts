@@ -49,7 +49,7 @@ export async function agentCommand(args: string[]): Promise<number> {
   const driver = driverName === 'x11' ? x11! : x11 ? splitDriver(await NutDriver.connect(), x11) : await NutDriver.connect();
   const served = hostDesktop();
   const processes = new ProcessGroup();
-  // The work folders of agents that ended without removing theirs (their display went first: Xlib ends the process).
+  // The work folders of agents that could not remove theirs: killed, or ended by Xlib when their display went first.
   removeOrphanedFolders(WORK_DIR_PREFIX);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), WORK_DIR_PREFIX));
   markOwned(workDir);

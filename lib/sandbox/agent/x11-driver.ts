@@ -31,7 +31,6 @@ function promisify<T>(fn: (cb: Callback<T>) => void): Promise<T> {
   return new Promise((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
 }
 
-
 export class X11Driver implements Driver {
   readonly width: number;
   readonly height: number;
