@@ -178,16 +178,27 @@ test('debugOnFailure keeps a failed sandbox alive and prints its id', async () =
   await waitFor('the debug sandbox to stop', () => !processAlive(record.pid), { timeoutMs: 5000 });
 });
 
+const SELF_HOSTED_TOKEN = 'self-hosted-token-0123456789';
+
+/** `glance agent` on `display`, resolved once it serves; `exited` resolves to its exit code. */
+async function selfHostedAgent(display: string, listen = '127.0.0.1:0') {
+  const agent = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), 'agent', '--listen', listen, '--display', display], {
+    env: { ...process.env, GLANCE_AGENT_TOKEN: SELF_HOSTED_TOKEN }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => agent.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    agent.stdout!.once('data', () => resolve());
+    agent.once('exit', (code) => reject(new Error(`the agent exited with ${code} before serving`)));
+  });
+  return { agent, exited };
+}
+
 test('connect({ip}) attaches to a self-hosted agent, which survives disconnect', async () => {
   const host = await connected();
   const display = host.getInstance()!.display!;
-  const token = 'self-hosted-token-0123456789';
-  const agent = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), 'agent', '--listen', '127.0.0.1:47981', '--display', display], {
-    env: { ...process.env, GLANCE_AGENT_TOKEN: token }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const { agent, exited } = await selfHostedAgent(display, '127.0.0.1:47981');
   try {
-    await new Promise<void>((resolve) => agent.stdout!.once('data', () => resolve()));
-    process.env.GLANCE_AGENT_TOKEN = token;
+    process.env.GLANCE_AGENT_TOKEN = SELF_HOSTED_TOKEN;
     const remote = await connected({ ip: '127.0.0.1:47981' });
     assert.equal(remote.getInstance()!.provider, 'ip');
     assert.equal((await remote.exec('sh', 'echo $DISPLAY')).trim(), display);
@@ -199,10 +210,8 @@ test('connect({ip}) attaches to a self-hosted agent, which survives disconnect',
     await assert.rejects(wrong.connect(), /Could not reach a Glance agent.*wrong agent token/);
   } finally {
     delete process.env.GLANCE_AGENT_TOKEN;
-    // Stopped before its display goes: an agent whose display went first cannot clean up (Xlib ends it).
-    const exited = agent.exitCode !== null || agent.signalCode !== null ? null : new Promise((resolve) => agent.once('exit', resolve));
     agent.kill('SIGTERM');
-    await exited;
+    await exited; // before its display goes
     await host.disconnect();
   }
 });
@@ -216,19 +225,6 @@ function agentFolders(): Map<number, string> {
     } catch { /* no note */ }
   }
   return folders;
-}
-
-/** `glance agent` on `display`, resolved once it serves. */
-async function selfHostedAgent(display: string) {
-  const agent = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), 'agent', '--listen', '127.0.0.1:0', '--display', display], {
-    env: { ...process.env, GLANCE_AGENT_TOKEN: 'self-hosted-token-0123456789' }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    agent.stdout!.once('data', () => resolve());
-    agent.once('exit', (code) => reject(new Error(`the agent exited with ${code} before serving`)));
-  });
-  const exited = new Promise<number | null>((resolve) => agent.once('exit', (code) => resolve(code)));
-  return { agent, exited };
 }
 
 test('a self-hosted agent killed outright leaves its folder to the next agent, which removes it; one stopped after its display went removes its own', async () => {

@@ -193,9 +193,7 @@ export class TreeWalker {
    * deep and more. An object gone or hidden since costs its calls, and
    * nothing else.
    */
-  private askAhead(ref: Ref): void {
-    const known = this.options.known.get(ref[1]);
-    if (!known?.showing) return;
+  private askAhead(ref: Ref, known: KnownObject): void {
     const early: [string, Promise<any[]>][] = [
       ['GetState', this.ask(ref, IFACE.accessible, 'GetState')],
       ['GetExtents', this.ask(ref, IFACE.component, 'GetExtents', 'u', [COORDS_SCREEN])],
@@ -234,7 +232,7 @@ export class TreeWalker {
     this.oneCallProperties = !qt;
     this.collection = !qt;
     this.readsNamesText = String(toolkit).toLowerCase() === 'chromium';
-    for (const path of this.options.known.keys()) this.askAhead([this.app[0], path]);
+    for (const [path, known] of this.options.known) if (known.showing) this.askAhead([this.app[0], path], known);
     try {
       await Promise.all(windows.map((ref, i) => this.visit(ref, `${this.app[0]}/${i}`, null)));
     } catch (error) {
