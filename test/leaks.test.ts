@@ -25,7 +25,7 @@ test('no shared-memory frame file is left in /dev/shm', () => {
   assert.deepEqual(frames, []);
 });
 
-test('no sandbox or self-hosted agent folder the suite made is left in the temp folder', (t) => {
+test('no sandbox, self-hosted agent or browser singleton folder the suite made is left in the temp folder', (t) => {
   const baselineFile = process.env.GLANCE_TEST_FOLDERS_BASELINE;
   if (!baselineFile) return t.skip('run through npm test, which records the folders there before the suite');
   const before = new Set<string>(JSON.parse(fs.readFileSync(baselineFile, 'utf8')));

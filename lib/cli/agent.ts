@@ -54,8 +54,9 @@ export async function agentCommand(args: string[]): Promise<number> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), WORK_DIR_PREFIX));
   markOwned(workDir);
   const id = `agent-${os.hostname()}`;
-  // Programs it starts see this machine's environment, never the agent's token or Glance's keys.
-  const space = new ProgramSpace({ ...programEnvironment(process.env, { ownSession: false }), ...(display ? { DISPLAY: display } : {}) }, workDir, null, `${id}-${process.pid}`);
+  // Programs it starts see this machine's environment, never the agent's token or Glance's keys. Their temp
+  // files go in the work folder, and with it: a browser ended at the stop leaves its singleton folder there.
+  const space = new ProgramSpace({ ...programEnvironment(process.env, { ownSession: false }), ...programTempFolder(workDir), ...(display ? { DISPLAY: display } : {}) }, workDir, null, `${id}-${process.pid}`);
   const pageLoads = new PageLoads();
   const launcher = new Launcher(driver, processes, space, workDir, pageLoads);
   // The dashcam records into the agent's own folder; clients fetch their clips over HTTP.
@@ -89,8 +90,15 @@ export async function agentCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-/** The self-hosted agent's work folder in the system's temp folder: its programs' browser profiles, logs and clips. */
+/** The self-hosted agent's work folder in the system's temp folder: its programs' browser profiles and temp files, logs and clips. */
 const WORK_DIR_PREFIX = 'glance-agent-';
+
+/** A temp folder of the programs' own in the work folder, in the variables their platform reads. */
+function programTempFolder(workDir: string): NodeJS.ProcessEnv {
+  const tmp = path.join(workDir, 'tmp');
+  fs.mkdirSync(tmp, { mode: 0o700 });
+  return process.platform === 'win32' ? { TEMP: tmp, TMP: tmp } : { TMPDIR: tmp };
+}
 
 /** The desktop this machine serves, as a client's `os` names it (macOS has no such name: its clients connect by ip). */
 function hostDesktop(): Os | 'macos' {

@@ -18,9 +18,13 @@ function desktopProcesses() {
   return found;
 }
 
-/** The local sandboxes' folders and the self-hosted agents' work folders in the temp folder, by name. */
+/**
+ * The local sandboxes' folders, the self-hosted agents' work folders, and the
+ * singleton folders of Chromiums ended before they could remove theirs, in the
+ * temp folder, by name.
+ */
 function ownedTempFolders() {
-  return fs.readdirSync(os.tmpdir()).filter((name) => /^glance-(sbx|agent)-/.test(name)).sort();
+  return fs.readdirSync(os.tmpdir()).filter((name) => /^(glance-(sbx|agent)-|org\.chromium\.Chromium\.)/.test(name)).sort();
 }
 
 module.exports = { desktopProcesses, ownedTempFolders };

@@ -202,6 +202,8 @@ test('connect({ip}) attaches to a self-hosted agent, which survives disconnect',
     const remote = await connected({ ip: '127.0.0.1:47981' });
     assert.equal(remote.getInstance()!.provider, 'ip');
     assert.equal((await remote.exec('sh', 'echo $DISPLAY')).trim(), display);
+    // Its programs' temp files go with its work folder: none are left in the machine's temp folder.
+    assert.equal((await remote.exec('sh', 'echo $TMPDIR')).trim(), path.join(agentFolders().get(agent.pid!)!, 'tmp'));
     await remote.disconnect();
     assert.equal(agent.exitCode, null, 'the self-hosted agent keeps running');
     const wrong = newClient(state, { ip: '127.0.0.1:47981' });
