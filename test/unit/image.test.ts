@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
 import os from 'os';
@@ -7,8 +7,11 @@ import { debianMirror } from '../../lib/cli/image';
 
 // The image's base is made from the Debian archive apt already uses here.
 
+const folders = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'apt-'));
+after(() => fs.rmSync(folders, { recursive: true, force: true }));
+
 function aptFolder(files: Record<string, string>): string {
-  const etc = fs.mkdtempSync(path.join(os.tmpdir(), 'apt-'));
+  const etc = fs.mkdtempSync(path.join(folders, 'etc-'));
   for (const [name, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(etc, name)), { recursive: true });
     fs.writeFileSync(path.join(etc, name), text);
