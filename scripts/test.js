@@ -36,7 +36,8 @@ fs.writeFileSync(foldersBaseline, JSON.stringify(require('../test/helpers/proces
 
 const result = spawnSync(process.execPath, ['-r', './lib/runtime/register.js', '--test', '--test-concurrency=1', ...files], {
   cwd: root, stdio: 'inherit',
-  env: { ...process.env, GLANCE_TEST_ROOT: suiteRoot, GLANCE_TEST_BASELINE: baseline, GLANCE_TEST_FOLDERS_BASELINE: foldersBaseline },
+  // GLANCE_TEST_NO_DASHCAM: the tests' clients record no clip unless a test asks (test/helpers/glance.ts says why).
+  env: { ...process.env, GLANCE_TEST_ROOT: suiteRoot, GLANCE_TEST_BASELINE: baseline, GLANCE_TEST_FOLDERS_BASELINE: foldersBaseline, GLANCE_TEST_NO_DASHCAM: '1' },
 });
 // A failure may come from a sandbox that ended early: say how each agent ended before its log goes with the folder.
 if (result.status !== 0) for (const line of require('./agent-endings').agentEndings(suiteRoot)) console.log(line);

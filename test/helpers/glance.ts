@@ -27,9 +27,16 @@ export function testState(): { stateDir: string; apiKey: string } {
   return { stateDir, apiKey: key };
 }
 
-/** The options the tests' clients are made with: the state folder's, quiet, with no preview unless asked. */
+/**
+ * The options the tests' clients are made with: the state folder's, quiet,
+ * with no preview unless asked, and in the test suite no dashcam unless asked:
+ * its encoder takes a share of the two cores through every session, and
+ * saving its clip about 0.4 s of each disconnect. The dashcam's own tests ask
+ * for it; the step library's tests and the benchmarks run it as users do.
+ */
 function testClientOptions(state: { stateDir: string }, options: ClientOptions): ClientOptions {
-  return { stateDir: state.stateDir, preview: 'none', logging: false, ...options };
+  const dashcam = process.env.GLANCE_TEST_NO_DASHCAM ? { dashcam: false } : {};
+  return { stateDir: state.stateDir, preview: 'none', logging: false, ...dashcam, ...options };
 }
 
 export function newClient(state: { stateDir: string; apiKey: string }, options: ClientOptions = {}): Client {

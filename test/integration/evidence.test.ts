@@ -22,7 +22,7 @@ const connected = sandboxTurns(state, clients);
 
 /** A sandbox of the test's own, connected from this file: the dashcam names its clip after the file that connects. */
 async function ownSandbox(): Promise<Client> {
-  const client = newClient(state);
+  const client = newClient(state, { dashcam: true });
   clients.push(client);
   await client.auth();
   await client.connect({ keepAlive: 0 });

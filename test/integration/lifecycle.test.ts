@@ -40,7 +40,7 @@ test('a new sandbox is recorded as last-sandbox and in the registry (mode 0600)'
 });
 
 test('dashcam, redraw, analytics and preview are all implemented: nothing says otherwise at connect', async () => {
-  const client = newClient(state, { preview: 'ide' });
+  const client = newClient(state, { preview: 'ide', dashcam: true });
   cleanup.push(client);
   const seen: string[] = [];
   client.getEmitter().on('log:info', (line: string) => seen.push(line));

@@ -49,7 +49,7 @@ after(async () => {
 async function nutClient(): Promise<Client> {
   process.env.GLANCE_AGENT_TOKEN = token;
   try {
-    const client = newClient(state, { ip: `127.0.0.1:${port}` });
+    const client = newClient(state, { ip: `127.0.0.1:${port}`, dashcam: true });
     await client.auth();
     await client.connect();
     return client;
