@@ -1,13 +1,19 @@
 import path from 'path';
+import type { Screen } from '../../types/screen';
 import { ThreadCalls } from '../../util/thread-calls';
+import type { TextLine } from './line-detection';
 
-/** What the models' thread is asked: load a model, run one on an input, or let every model go. */
+/**
+ * What the models' thread is asked: load a model, run one on an input, find
+ * a screen's lines of text with the detector, or let every model go.
+ */
 export type ModelRequest =
   | { kind: 'load'; model: string; options: Record<string, unknown> }
   | { kind: 'run'; model: string; options: Record<string, unknown>; input: ArrayBuffer; dims: number[] }
+  | { kind: 'detect'; model: string; options: Record<string, unknown>; screen: { width: number; height: number; format: Screen['format']; data: ArrayBuffer }; scale: number }
   | { kind: 'release' };
 
-export type ModelResult = { data: ArrayBuffer; dims: number[] } | null;
+export type ModelResult = { data: ArrayBuffer; dims: number[] } | { lines: TextLine[] } | null;
 
 const WORKER = path.join(__dirname, 'onnx-worker.js');
 
@@ -31,8 +37,20 @@ export class OnnxThread {
   async run(model: string, input: Float32Array, dims: number[]): Promise<{ data: Float32Array; dims: number[] }> {
     const own = input.byteOffset === 0 && input.byteLength === input.buffer.byteLength;
     const buffer = (own ? input.buffer : input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength)) as ArrayBuffer;
-    const result = await this.ask({ kind: 'run', model, options: this.options, input: buffer, dims }, [buffer]);
-    return { data: new Float32Array(result!.data), dims: result!.dims };
+    const result = await this.ask({ kind: 'run', model, options: this.options, input: buffer, dims }, [buffer]) as { data: ArrayBuffer; dims: number[] };
+    return { data: new Float32Array(result.data), dims: result.dims };
+  }
+
+  /**
+   * The screen's lines of text, by the detector `model` run on the screen at
+   * `scale`, in screen pixels. The screen's input and the lines of the
+   * detector's map are worked out on the thread too (see line-detection).
+   */
+  async detect(model: string, screen: Screen, scale: number): Promise<TextLine[]> {
+    // A copy of its own to move: the screen's buffer may share its memory, and the screen stays in use here.
+    const data = screen.data.buffer.slice(screen.data.byteOffset, screen.data.byteOffset + screen.data.byteLength) as ArrayBuffer;
+    const request = { kind: 'detect' as const, model, options: this.options, screen: { width: screen.width, height: screen.height, format: screen.format, data }, scale };
+    return (await this.ask(request, [data]) as { lines: TextLine[] }).lines;
   }
 
   /**

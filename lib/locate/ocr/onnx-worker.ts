@@ -7,6 +7,7 @@ import type { InferenceSession } from 'onnxruntime-node';
 import type { ModelRequest, ModelResult } from './onnx-thread';
 import { answerCalls } from '../../util/thread-calls';
 import { runBelowOthers } from '../../util/thread-priority';
+import { detectorInput, linesOfMap } from './line-detection';
 
 runBelowOthers(); // the models' own threads, started from here, inherit it
 
@@ -27,12 +28,21 @@ async function answer(request: ModelRequest): Promise<ModelResult> {
   }
   const ready = await session;
   if (request.kind === 'load') return null;
-  const output = await ready.run({ [ready.inputNames[0]]: new ort.Tensor('float32', new Float32Array(request.input), request.dims) });
-  const result = output[ready.outputNames[0]];
-  const data = result.data as Float32Array;
-  return { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, dims: [...result.dims] };
+  const run = async (input: Float32Array, dims: number[]) => {
+    const output = await ready.run({ [ready.inputNames[0]]: new ort.Tensor('float32', input, dims) });
+    const result = output[ready.outputNames[0]];
+    return { data: result.data as Float32Array, dims: [...result.dims] };
+  };
+  if (request.kind === 'detect') {
+    const { scale } = request;
+    const screen = { ...request.screen, data: Buffer.from(request.screen.data) };
+    const input = detectorInput(screen, scale);
+    return { lines: linesOfMap((await run(input.input, input.dims)).data, input, scale) };
+  }
+  const { data, dims } = await run(new Float32Array(request.input), request.dims);
+  return { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, dims };
 }
 
 // One request at a time: a model must not be released while a run of it is under way (onnxruntime runs it
 // a tick after it is asked), which ends the whole process rather than the run.
-answerCalls(answer, (result) => (result ? [result.data] : []));
+answerCalls(answer, (result) => (result && 'data' in result ? [result.data] : []));

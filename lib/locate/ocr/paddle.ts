@@ -6,6 +6,7 @@ import type { Screen } from '../../types/screen';
 import type { OcrWord } from './tesseract';
 import { splitLong, toWords } from './line-words';
 import { OnnxThread } from './onnx-thread';
+import type { TextLine } from './line-detection';
 
 /**
  * PaddleOCR's PP-OCRv4 text detector and recogniser, run on the CPU through
@@ -16,23 +17,8 @@ import { OnnxThread } from './onnx-thread';
  * in colour and reports where each character sits, so lines split into words.
  */
 
-export interface TextLine {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  /** Mean probability of text over the line, 0-1. */
-  score: number;
-}
+export type { TextLine };
 
-/** The detector's probability map is cut at this, as PaddleOCR does. */
-const PIXEL_THRESHOLD = 0.3;
-/** A line whose mean probability is lower is noise. */
-const LINE_THRESHOLD = 0.6;
-/** The detector marks the middle of a line; its box is grown by area × ratio / perimeter. */
-const UNCLIP_RATIO = 1.6;
-/** Lines narrower or lower than this (in pixels) are specks. */
-const MIN_SIDE = 3;
 const REC_HEIGHT = 48;
 /** Lines per recogniser call: batching amortises the call, padding costs a little. */
 const REC_BATCH = 16;
@@ -53,10 +39,6 @@ const DET_MAX_PIXELS = 1920 * 1088;
 const MEMO_LIMIT = 4000;
 /** Wider lines are read in pieces, cut between words, of at most this many pixels (at 48 high). */
 const REC_MAX_WIDTH = 1280;
-const DET_MEAN = [0.485, 0.456, 0.406];
-const DET_STD = [0.229, 0.224, 0.225];
-/** PaddleOCR feeds blue, green, red, normalised with these means in that order: each channel's 256 levels, normalised once. */
-const DET_LEVELS = [0, 1, 2].map((c) => Float32Array.from({ length: 256 }, (_, v) => (v / 255 - DET_MEAN[c]) / DET_STD[c]));
 
 /**
  * Characters the reader may answer. The model reads Chinese too; a UI in a
@@ -104,31 +86,7 @@ export class PaddleModels {
     const { thread, det } = await this.load();
     // The models took a while to load the first time: no one may want this screen read any more.
     if (gone?.aborted) return [];
-    const width = Math.round(screen.width * scale), height = Math.round(screen.height * scale);
-    // The network wants sides in multiples of 32: the screen is padded, not stretched.
-    const W = Math.ceil(width / 32) * 32, H = Math.ceil(height / 32) * 32;
-    const input = new Float32Array(3 * W * H);
-    const [r, b] = screen.format === 'bgrx' ? [2, 0] : [0, 2];
-    const plane = W * H;
-    for (let c = 0; c < 3; c++) {
-      const fill = (0 - DET_MEAN[c]) / DET_STD[c];
-      input.fill(fill, c * plane, (c + 1) * plane);
-    }
-    const [blue, green, red] = DET_LEVELS;
-    const columns = Int32Array.from({ length: width }, (_, x) => Math.min(screen.width - 1, Math.floor(x / scale)) * 4);
-    for (let y = 0; y < height; y++) {
-      const row = Math.min(screen.height - 1, Math.floor(y / scale)) * screen.width * 4;
-      for (let x = 0, o = y * W; x < width; x++, o++) {
-        const i = row + columns[x];
-        input[o] = blue[screen.data[i + b]];
-        input[plane + o] = green[screen.data[i + 1]];
-        input[2 * plane + o] = red[screen.data[i + r]];
-      }
-    }
-    const { data: map } = await thread.run(det, input, [1, 3, H, W]);
-    return linesFromMap(map, W, H, width, height).map((l) => ({
-      x: l.x / scale, y: l.y / scale, width: l.width / scale, height: l.height / scale, score: l.score,
-    }));
+    return thread.detect(det, screen, scale);
   }
 
   /** Frees the models' memory; they load again on the next use. */
@@ -204,41 +162,6 @@ export class PaddleModels {
     this.memo.set(key, words.map((w) => ({ ...w, x: w.x - line.x, y: w.y - line.y })));
     while (this.memo.size > MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
   }
-}
-
-/** Connected regions of the probability map above the pixel threshold, as boxes in the detected image's pixels. */
-function linesFromMap(map: Float32Array, W: number, H: number, width: number, height: number): TextLine[] {
-  const label = new Int32Array(W * H);
-  const lines: TextLine[] = [];
-  const stack: number[] = [];
-  let next = 0;
-  for (let start = 0; start < W * H; start++) {
-    if (label[start] || map[start] <= PIXEL_THRESHOLD) continue;
-    next++;
-    let x0 = W, y0 = H, x1 = 0, y1 = 0, sum = 0, count = 0;
-    label[start] = next;
-    stack.push(start);
-    while (stack.length) {
-      const p = stack.pop()!;
-      const x = p % W, y = (p - x) / W;
-      sum += map[p];
-      count++;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (x > 0 && !label[p - 1] && map[p - 1] > PIXEL_THRESHOLD) { label[p - 1] = next; stack.push(p - 1); }
-      if (x < W - 1 && !label[p + 1] && map[p + 1] > PIXEL_THRESHOLD) { label[p + 1] = next; stack.push(p + 1); }
-      if (y > 0 && !label[p - W] && map[p - W] > PIXEL_THRESHOLD) { label[p - W] = next; stack.push(p - W); }
-      if (y < H - 1 && !label[p + W] && map[p + W] > PIXEL_THRESHOLD) { label[p + W] = next; stack.push(p + W); }
-    }
-    const w = x1 - x0 + 1, h = y1 - y0 + 1;
-    if (Math.min(w, h) < MIN_SIDE || sum / count < LINE_THRESHOLD) continue;
-    const grow = (w * h * UNCLIP_RATIO) / (2 * (w + h));
-    const x = Math.max(0, x0 - grow), y = Math.max(0, y0 - grow);
-    lines.push({ x, y, width: Math.min(width, x1 + 1 + grow) - x, height: Math.min(height, y1 + 1 + grow) - y, score: sum / count });
-  }
-  return lines;
 }
 
 interface Crop {
