@@ -2,6 +2,7 @@ import { Box, right } from '../geometry';
 import type { Screen } from '../../types/screen';
 import { cropGrey, GreyImage } from './preprocess';
 import { prepareScreen } from './prepare-thread';
+import type { KeyedPiece } from './bands';
 import type { OcrReader, OcrWord, Reading } from './tesseract';
 import type { TextLine } from './paddle';
 import { QUOTE_MARKS } from '../../util/quotes';
@@ -33,8 +34,8 @@ export interface Analysis {
   ringsRead?: boolean;
 }
 
-/** Reads the words of a screen, given also as prepared for tesseract, until the deadline. */
-export type ReadWords = (screen: Screen, prepared: GreyImage, deadline: number) => Promise<Reading>;
+/** Reads the words of a screen, given also as prepared for tesseract and cut into pieces, until the deadline. */
+export type ReadWords = (screen: Screen, prepared: GreyImage, deadline: number, pieces: KeyedPiece[]) => Promise<Reading>;
 
 export interface TextMatch {
   box: Box;
@@ -59,8 +60,8 @@ export function analyse(screen: Screen, readWords: ReadWords, deadline = Infinit
   let pending = analyses.get(screen.data);
   if (!pending) {
     pending = (async () => {
-      const { grey, prepared } = await prepareScreen(screen);
-      const { words, unread } = await readWords(screen, prepared, deadline);
+      const { grey, prepared, pieces } = await prepareScreen(screen);
+      const { words, unread } = await readWords(screen, prepared, deadline, pieces);
       return { grey, prepared, lines: groupLines(splitRunOn(splitSpread(words, prepared))), unread, gapsRead: false };
     })();
     analyses.set(screen.data, pending);

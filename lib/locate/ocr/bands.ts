@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { GreyImage, INK } from './preprocess';
 
 /**
@@ -129,6 +130,21 @@ export function findBands(image: GreyImage, rows = rowProfile(image)): Piece[] {
  * rows, then at white columns, each narrowed to the columns it marks (plus a
  * margin).
  */
+/** A piece with its pixels' key: the same piece read before, wherever it stands, is not read again. */
+export interface KeyedPiece extends Piece { key: string }
+
+/** The screen's pieces (see piecesOf), each with its key. */
+export function keyedPiecesOf(image: GreyImage): KeyedPiece[] {
+  return piecesOf(image).map((piece) => ({ ...piece, key: pieceKey(image, piece) }));
+}
+
+/** A piece's pixels and the columns it stands in (its words keep their x on the screen): the same piece lower down reads the same. */
+function pieceKey(image: GreyImage, piece: Piece): string {
+  const hash = createHash('sha1');
+  for (let y = piece.y0; y < piece.y1; y++) hash.update(image.data.subarray(y * image.width + piece.x0, y * image.width + piece.x1));
+  return hash.update(`${image.width} ${piece.x0} ${piece.x1}`).digest('base64');
+}
+
 export function piecesOf(image: GreyImage): Piece[] {
   const rows = rowProfile(image);
   const pieces = cutAtBlankRows(image, cutDenseBands(image, findBands(image, rows), rows), rows);

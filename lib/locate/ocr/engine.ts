@@ -102,7 +102,7 @@ export class OcrEngine implements LocateEngine {
   /** The screen read until the find's deadline, or until it has moved: a screen full of text is read in part, and read on at the next look. */
   private analyse({ screen, deadline, stale }: EngineContext): Promise<Analysis> {
     if (this.readerChoice === 'paddle') return analyse(screen, (shown, _, until) => readAllLines(shown, this.models, until, stale?.signal), deadline);
-    return analyse(screen, (_, prepared, until) => this.reader.read(prepared, until, stale?.signal), deadline);
+    return analyse(screen, (_, prepared, until, pieces) => this.reader.read(prepared, until, stale?.signal, pieces), deadline);
   }
 
   async locate(context: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {

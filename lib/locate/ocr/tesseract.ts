@@ -1,10 +1,9 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { createHash } from 'crypto';
 import { createWorker, PSM, Worker } from 'tesseract.js';
 import { GreyImage, toPgm } from './preprocess';
-import { CHUNK_INK, inkChunks, Piece, PIECE_INK, pieceAt, piecesOf, stackPieces } from './bands';
+import { CHUNK_INK, inkChunks, KeyedPiece, PIECE_INK, pieceAt, keyedPiecesOf, stackPieces } from './bands';
 
 /**
  * Reading words off a prepared screen, fast:
@@ -142,8 +141,6 @@ function parseTsv(tsv: string): OcrWord[] {
   return words;
 }
 
-interface KeyedPiece extends Piece { key: string }
-
 export class OcrReader {
   private readonly slots: WorkerSlot[];
   private readonly memo = new Map<string, OcrWord[]>();
@@ -155,10 +152,10 @@ export class OcrReader {
   /**
    * Every word on the prepared screen, in screen coordinates. Pieces left at
    * the deadline, or once `gone` is aborted (the screen has moved, and no one
-   * waits for the read), count as unread.
+   * waits for the read), count as unread. `pieces`: the screen's, when they
+   * were cut already (prepareScreen cuts them on its own thread).
    */
-  async read(image: GreyImage, deadline = Infinity, gone?: AbortSignal): Promise<Reading> {
-    const pieces: KeyedPiece[] = piecesOf(image).map((piece) => ({ ...piece, key: pieceKey(image, piece) }));
+  async read(image: GreyImage, deadline = Infinity, gone?: AbortSignal, pieces: KeyedPiece[] = keyedPiecesOf(image)): Promise<Reading> {
     const fresh = pieces.filter((p) => !this.memo.has(p.key));
     const unique = [...new Map(fresh.map((p) => [p.key, p])).values()];
     if (unique.length) await this.readPieces(image, unique, deadline, gone);
@@ -230,11 +227,4 @@ export class OcrReader {
   async stop(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.stop()));
   }
-}
-
-/** A piece's pixels and the columns it stands in (its words keep their x on the screen): the same piece lower down reads the same. */
-function pieceKey(image: GreyImage, piece: Piece): string {
-  const hash = createHash('sha1');
-  for (let y = piece.y0; y < piece.y1; y++) hash.update(image.data.subarray(y * image.width + piece.x0, y * image.width + piece.x1));
-  return hash.update(`${image.width} ${piece.x0} ${piece.x1}`).digest('base64');
 }
