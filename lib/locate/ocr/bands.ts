@@ -130,6 +130,12 @@ export function findBands(image: GreyImage, rows = rowProfile(image)): Piece[] {
  * rows, then at white columns, each narrowed to the columns it marks (plus a
  * margin).
  */
+export function piecesOf(image: GreyImage): Piece[] {
+  const rows = rowProfile(image);
+  const pieces = cutAtBlankRows(image, cutDenseBands(image, findBands(image, rows), rows), rows);
+  return cutAtBlankColumns(image, pieces.map((piece) => narrowed(piece, rows)));
+}
+
 /** A piece with its pixels' key: the same piece read before, wherever it stands, is not read again. */
 export interface KeyedPiece extends Piece { key: string }
 
@@ -143,12 +149,6 @@ function pieceKey(image: GreyImage, piece: Piece): string {
   const hash = createHash('sha1');
   for (let y = piece.y0; y < piece.y1; y++) hash.update(image.data.subarray(y * image.width + piece.x0, y * image.width + piece.x1));
   return hash.update(`${image.width} ${piece.x0} ${piece.x1}`).digest('base64');
-}
-
-export function piecesOf(image: GreyImage): Piece[] {
-  const rows = rowProfile(image);
-  const pieces = cutAtBlankRows(image, cutDenseBands(image, findBands(image, rows), rows), rows);
-  return cutAtBlankColumns(image, pieces.map((piece) => narrowed(piece, rows)));
 }
 
 /** A full-width piece narrowed to the columns its rows mark, plus SIDE_MARGIN. */

