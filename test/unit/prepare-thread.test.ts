@@ -4,6 +4,7 @@ import fs from 'fs';
 import type { Screen } from '../../lib/types/screen';
 import { endPreparation, prepareScreen } from '../../lib/locate/ocr/prepare-thread';
 import { prepareGrey, toGrey } from '../../lib/locate/ocr/preprocess';
+import { keyedPiecesOf } from '../../lib/locate/ocr/bands';
 import { waitFor } from '../../lib/util/wait';
 
 /** A screen with a dark bar holding light text-like strokes, and dark strokes on the light page. */
@@ -25,15 +26,19 @@ function sampleScreen(format: Screen['format']): Screen {
   return { width, height, data, format };
 }
 
-test('a screen prepared on its own thread is the one prepared here, in either pixel order, and the thread starts again after it ends', async () => {
+test('a screen prepared on its own thread is the one prepared here, cut into the same pieces, in either pixel order, and the thread starts again after it ends', async () => {
   try {
     for (const format of ['bgrx', 'rgba'] as const) {
       const screen = sampleScreen(format);
       const kept = Buffer.from(screen.data);
-      const { grey, prepared } = await prepareScreen(screen);
+      const { grey, prepared, pieces } = await prepareScreen(screen);
       const expectedGrey = toGrey(screen, format);
+      const expectedPrepared = prepareGrey(expectedGrey);
       assert.deepEqual(Buffer.from(grey.data), Buffer.from(expectedGrey.data), `${format}: the grey`);
-      assert.deepEqual(Buffer.from(prepared.data), Buffer.from(prepareGrey(expectedGrey).data), `${format}: the prepared screen`);
+      assert.deepEqual(Buffer.from(prepared.data), Buffer.from(expectedPrepared.data), `${format}: the prepared screen`);
+      // The two rows of strokes: light on the dark bar (made dark on white) and dark on the page.
+      assert.equal(pieces.length, 2, `${format}: pieces ${JSON.stringify(pieces)}`);
+      assert.deepEqual(pieces, keyedPiecesOf(expectedPrepared), `${format}: the pieces, with their keys`);
       assert.deepEqual(screen.data, kept, `${format}: the screen itself is untouched`);
     }
     await endPreparation();
