@@ -2,6 +2,7 @@ import path from 'path';
 import { Worker } from 'worker_threads';
 import type { Box } from '../types/screen';
 import type { RawImage } from './pixels';
+import { bufferToMove } from '../util/thread-calls';
 
 /** One screen to write: its pixels (BGRX) move to the worker, which owns them from then on. */
 export interface EncodeJob {
@@ -37,8 +38,7 @@ export class BackgroundEncoder {
   async write(file: string, screen: RawImage, options: Pick<EncodeJob, 'format' | 'maxWidth' | 'boxes'> = { format: 'png' }): Promise<void> {
     if (this.pending.size >= MAX_PENDING) await Promise.race([...this.pending.values()].map((p) => p.done));
     // The pixels are transferred, not copied: the caller's buffer is the worker's from here on.
-    const own = screen.data.byteOffset === 0 && screen.data.byteLength === screen.data.buffer.byteLength;
-    const data = own ? screen.data.buffer as ArrayBuffer : screen.data.buffer.slice(screen.data.byteOffset, screen.data.byteOffset + screen.data.byteLength) as ArrayBuffer;
+    const data = bufferToMove(screen.data);
     const job: EncodeJob = { id: this.nextId++, file, width: screen.width, height: screen.height, data, ...options };
     const worker = this.start();
     let resolve!: () => void;

@@ -8,6 +8,17 @@ import { parentPort, Worker } from 'worker_threads';
  * without a copy.
  */
 
+/** A copy of the bytes in a buffer of their own, to move to a thread while the caller keeps using its own. */
+export function copyToMove(bytes: ArrayBufferView): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+/** The bytes' own buffer when they fill it, else a copy: either way, one to move to a thread (the caller's view is unusable after a move). */
+export function bufferToMove(bytes: ArrayBufferView): ArrayBuffer {
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return own ? bytes.buffer as ArrayBuffer : copyToMove(bytes);
+}
+
 type Message<Request> = { id: number; request: Request };
 type Answer<Result> = { id: number; result: Result | null; error: string | null };
 type Pending<Result> = { resolve: (result: Result) => void; reject: (error: Error) => void };

@@ -1,6 +1,6 @@
 import path from 'path';
 import type { Screen } from '../../types/screen';
-import { ThreadCalls } from '../../util/thread-calls';
+import { bufferToMove, copyToMove, ThreadCalls } from '../../util/thread-calls';
 import type { TextLine } from './line-detection';
 
 /**
@@ -35,8 +35,7 @@ export class OnnxThread {
 
   /** Runs the model on one float32 input; the input's buffer moves to the thread. */
   async run(model: string, input: Float32Array, dims: number[]): Promise<{ data: Float32Array; dims: number[] }> {
-    const own = input.byteOffset === 0 && input.byteLength === input.buffer.byteLength;
-    const buffer = (own ? input.buffer : input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength)) as ArrayBuffer;
+    const buffer = bufferToMove(input);
     const result = await this.ask({ kind: 'run', model, options: this.options, input: buffer, dims }, [buffer]) as { data: ArrayBuffer; dims: number[] };
     return { data: new Float32Array(result.data), dims: result.dims };
   }
@@ -47,8 +46,8 @@ export class OnnxThread {
    * detector's map are worked out on the thread too (see line-detection).
    */
   async detect(model: string, screen: Screen, scale: number): Promise<TextLine[]> {
-    // A copy of its own to move: the screen's buffer may share its memory, and the screen stays in use here.
-    const data = screen.data.buffer.slice(screen.data.byteOffset, screen.data.byteOffset + screen.data.byteLength) as ArrayBuffer;
+    // A copy to move: the screen stays in use here.
+    const data = copyToMove(screen.data);
     const request = { kind: 'detect' as const, model, options: this.options, screen: { width: screen.width, height: screen.height, format: screen.format, data }, scale };
     return (await this.ask(request, [data]) as { lines: TextLine[] }).lines;
   }

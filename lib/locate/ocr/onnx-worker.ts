@@ -5,7 +5,7 @@
  */
 import type { InferenceSession } from 'onnxruntime-node';
 import type { ModelRequest, ModelResult } from './onnx-thread';
-import { answerCalls } from '../../util/thread-calls';
+import { answerCalls, copyToMove } from '../../util/thread-calls';
 import { runBelowOthers } from '../../util/thread-priority';
 import { detectorInput, linesOfMap } from './line-detection';
 
@@ -40,7 +40,7 @@ async function answer(request: ModelRequest): Promise<ModelResult> {
     return { lines: linesOfMap((await run(input.input, input.dims)).data, input, scale) };
   }
   const { data, dims } = await run(new Float32Array(request.input), request.dims);
-  return { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, dims };
+  return { data: copyToMove(data), dims };
 }
 
 // One request at a time: a model must not be released while a run of it is under way (onnxruntime runs it

@@ -1,6 +1,6 @@
 import path from 'path';
 import type { Screen } from '../engine';
-import { ThreadCalls } from '../../util/thread-calls';
+import { copyToMove, ThreadCalls } from '../../util/thread-calls';
 import type { GreyImage } from './preprocess';
 import type { KeyedPiece } from './bands';
 
@@ -19,8 +19,8 @@ const thread = new ThreadCalls<PrepareRequest, Preparation>(path.join(__dirname,
  */
 export async function prepareScreen(screen: Screen): Promise<{ grey: GreyImage; prepared: GreyImage; pieces: KeyedPiece[] }> {
   const { width, height } = screen;
-  // A copy of its own to move: the screen's buffer may share its memory, and the screen stays in use here.
-  const data = screen.data.buffer.slice(screen.data.byteOffset, screen.data.byteOffset + screen.data.byteLength) as ArrayBuffer;
+  // A copy to move: the screen stays in use here.
+  const data = copyToMove(screen.data);
   const done = await thread.call({ width, height, data, format: screen.format }, [data]);
   return { grey: { width, height, data: new Uint8Array(done.grey) }, prepared: { width, height, data: new Uint8Array(done.prepared) }, pieces: done.pieces };
 }
