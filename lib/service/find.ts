@@ -4,7 +4,7 @@ import type { AiOptions } from '../config/options';
 import type { CacheLookup } from '../cache/element-cache';
 import { EngineChain } from '../locate/chain';
 import { LocateEngine, LocateRefusal, SandboxHandle, ScreenMoved } from '../locate/engine';
-import { ChangeSource, ScreenWatch } from './screen-watch';
+import { ChangeSource, MovedScreen, ScreenWatch, WatchedStaleness } from './screen-watch';
 import { parseQuery, Query, TypeHint, wrapDescription } from '../locate/query';
 
 /**
@@ -85,6 +85,32 @@ export interface FindInputs extends ChangeSource {
   onModelCall?: (call: ModelCall) => void;
 }
 
+type Early = Map<LocateEngine, Promise<unknown>> | undefined;
+
+/**
+ * The tree's reading begun before a capture (EngineChain.beforeCapture), at
+ * most one under way: a screen drawn on again while one is under way shares
+ * it, since it began before that capture too. So a caret blinking, or an
+ * animation, under a slow look costs one reading at a time, not one each.
+ */
+class EarlyRead {
+  private underWay: Early;
+
+  constructor(private readonly start: () => Early) {}
+
+  /** `fresh`: a new reading even while one is under way (a look's own, which must not share one begun before its mark). */
+  begin(fresh: boolean): Early {
+    if (!fresh && this.underWay) return this.underWay;
+    const early = this.start();
+    this.underWay = early;
+    if (early) {
+      const done = () => { if (this.underWay === early) this.underWay = undefined; };
+      Promise.allSettled(early.values()).then(done, done);
+    }
+    return early;
+  }
+}
+
 export const RETRY_CEILING_MS = 5000;
 /** Looks cut short because the screen moved, at most, in one find: a screen that never holds still is read as it is. */
 const MAX_MOVED_LOOKS = 3;
@@ -131,13 +157,18 @@ export async function runFind(inputs: FindInputs, description: string, settings:
   });
   // The change count a wait for a change ended on: the next look's mark, without asking again.
   let woke: number | null | undefined;
+  // A find waiting for an element the cache does not hold will ask the engines at the next look:
+  // the tree is read while the screen is captured, not after.
+  const earlyRead = new EarlyRead(() => (attempts > 0 && sandbox && !cache?.candidate && !cache?.evictStale ? chain.beforeCapture(sandbox, deadline, query) : undefined));
+  // The screen a look was left for, captured when it moved (its tree read begun before): the next look's own.
+  let movedTo: MovedScreen<Early> | null = null;
   for (;;) {
-    const mark = woke === undefined ? await watch.mark() : woke;
+    const reused = movedTo as MovedScreen<Early> | null; // (set in the loop, below: the compiler sees only the null)
+    movedTo = null;
+    const mark: number | null = reused ? reused.mark : woke === undefined ? await watch.mark() : woke;
     woke = undefined;
-    // A find waiting for an element the cache does not hold will ask the engines at the next look:
-    // the tree is read while the screen is captured, not after.
-    const early = attempts > 0 && sandbox && !cache?.candidate && !cache?.evictStale ? chain.beforeCapture(sandbox, deadline, query) : undefined;
-    const screen = await timed(phases, 'capture', capture);
+    const early = reused ? reused.begun : earlyRead.begin(true);
+    const screen: Screen = reused ? reused.screen : await timed(phases, 'capture', capture);
     const changed = !lastScreen || !screen.data.equals(lastScreen.data);
     if (changed || lookAgain || Date.now() - lastAttemptAt >= RETRY_CEILING_MS || (pixelsDue && Date.now() >= treeFirstUntil)) {
       lookAgain = false;
@@ -165,7 +196,8 @@ export async function runFind(inputs: FindInputs, description: string, settings:
           return done(null, screen);
         }
       }
-      const stale = movedLooks < MAX_MOVED_LOOKS ? watch.staleness(screen, mark) : undefined;
+      // When the screen moves under the look, its tree is read again from that moment, while the new screen is captured.
+      const stale: WatchedStaleness<Early> | undefined = movedLooks < MAX_MOVED_LOOKS ? watch.staleness<Early>(screen, mark, () => earlyRead.begin(false)) : undefined;
       // A find that is waiting (a second look, or a cached element not there yet) watches from the look's
       // start: what it waits for may paint while the tree is read. A first look pays nothing for it.
       if (stale && (attempts > 1 || cache?.evictStale)) stale.check().catch(() => undefined);
@@ -186,6 +218,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
         if (error instanceof ScreenMoved) {
           movedLooks++;
           lookAgain = true;
+          movedTo = stale?.movedTo() ?? null;
           continue;
         }
         if (!(error instanceof LocateRefusal)) throw error;

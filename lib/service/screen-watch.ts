@@ -14,6 +14,20 @@ export interface ChangeSource {
   changes?(after: number, timeoutMs: number, signal?: AbortSignal): Promise<number | null>;
 }
 
+/** A screen captured after the look's screen moved: `mark` is the change count it was captured after. */
+export interface MovedScreen<T> {
+  screen: Screen;
+  mark: number | null;
+  /** What began before the capture (see ScreenWatch.staleness). */
+  begun: T | undefined;
+}
+
+/** A look's staleness, with the watching's end and the screen it moved to. */
+export interface WatchedStaleness<T> extends Staleness {
+  stop(): void;
+  movedTo(): MovedScreen<T> | null;
+}
+
 /** Without change counts, the screen is looked at this often. */
 export const LOOK_EVERY_MS = 120;
 /** One wait for a change at most this long; a longer wait asks again. */
@@ -56,19 +70,30 @@ export class ScreenWatch {
    * words appearing count), so that a slow engine stops reading a screen that
    * is gone. Until then nothing is captured: a find the first engine answers
    * pays nothing for it. `stop()` ends the watching.
+   *
+   * `beforeLook` runs as each look begins, before its capture (the find
+   * starts the tree's reading there); `movedTo()` gives the capture that
+   * showed the move, with the count it followed and what `beforeLook` began:
+   * the next look's screen, already captured.
    */
-  staleness(screen: Screen, mark: number | null): Staleness & { stop(): void } {
+  staleness<T>(screen: Screen, mark: number | null, beforeLook?: () => T): WatchedStaleness<T> {
     const moved = new AbortController();
     const stopped = new AbortController();
     let seen: Uint32Array | null = null;
     let after = mark;
     let watching = false;
+    let movedTo: MovedScreen<T> | null = null;
     // The look under way: a check waits for it, since the count it was started for is already noted.
     let looking: Promise<boolean> | null = null;
-    const look = (): Promise<boolean> => {
+    const look = (count: number | null): Promise<boolean> => {
       const started = (async () => {
         seen ??= sampleFrame(screen);
-        if (!moved.signal.aborted && changedBeyondCaret(seen, sampleFrame(await this.source.capture()), screen.width)) moved.abort();
+        const begun = beforeLook?.();
+        const now = await this.source.capture();
+        if (!moved.signal.aborted && changedBeyondCaret(seen, sampleFrame(now), screen.width)) {
+          movedTo = { screen: now, mark: count, begun };
+          moved.abort();
+        }
         return moved.signal.aborted;
       })();
       looking = started;
@@ -81,7 +106,7 @@ export class ScreenWatch {
         if (stopped.signal.aborted) return;
         if (count !== null && count === after) continue;
         after = count;
-        await look();
+        await look(count);
       }
     };
     return {
@@ -93,10 +118,12 @@ export class ScreenWatch {
         }
         if (moved.signal.aborted) return true;
         if (looking && await looking) return true;
-        if (after !== null && (await this.source.changes!(-1, 0)) === after) return false;
-        return look();
+        if (after === null) return look(null);
+        const count = await this.source.changes!(-1, 0);
+        return count === after ? false : look(count);
       },
       stop: () => stopped.abort(),
+      movedTo: () => movedTo,
     };
   }
 }

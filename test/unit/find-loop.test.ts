@@ -323,3 +323,31 @@ test('with engines that read only pixels, a drawing that leaves the same pixels 
     "'Order confirmed'", { timeout: 400, type: null, zoom: false, verify: false, ai: {} } as never);
   assert.equal(reads, 2);
 });
+
+test('a page that paints under a slower engine\'s read: the tree is read from the drawing on, and the capture that saw the move is the next look\'s screen', async () => {
+  const scene = wordsShowingLater();
+  const { events } = scene;
+  const changes = (since: number, timeoutMs: number) => { if (since === -1) events.push('asked the count'); return scene.counter.changes(since, timeoutMs); };
+  const capture = async () => { events.push('captured'); return scene.screen; };
+  let slowFinished = false;
+  const pixels: LocateEngine = {
+    name: 'ocr', capabilities: ['text'],
+    locate: async () => {
+      events.push('pixels read');
+      setTimeout(() => { scene.tree = 'shown'; scene.paint(); }, 50); // the page paints 50 ms into the read
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      slowFinished = true;
+      return [];
+    },
+  };
+  const chain = new EngineChain('auto', [treeReadEarly(() => scene.tree, events), pixels]);
+  const outcome = await runFind({ chain, capture, changes, sandbox: aSandbox, log: () => undefined, lookup: () => MISS },
+    "'Order confirmed'", { timeout: 5000, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.engine, 'a11y', outcome.rejection ?? '');
+  assert.equal(slowFinished, false, 'the find did not wait for the read of the old page');
+  // One capture a look: the second look's screen is the one captured when the read was left, after the tree's read began.
+  const afterRead = events.slice(events.indexOf('pixels read') + 1).filter((e) => e !== 'asked the count');
+  assert.deepEqual(afterRead, ['tree read begun', 'captured', 'looked with the early read'], events.join(', '));
+  assert.equal(outcome.screen?.data[0], 60);
+  await chain.stop();
+});
