@@ -55,19 +55,66 @@ export interface TextMatch {
 
 const analyses = new WeakMap<Buffer, Promise<Analysis>>();
 
-/** The screen's analysis, read until `deadline`; one read in part is not kept, so the next call reads on. */
-export function analyse(screen: Screen, readWords: ReadWords, deadline = Infinity): Promise<Analysis> {
+/** How many screens' analyses SeenScreens keeps. */
+const SCREENS_KEPT = 4;
+
+/**
+ * The analyses of the last few whole screens read, by their pixels: a screen
+ * captured again unchanged (the next find on the same page, a waiting find's
+ * periodic look, a page back where it was) is not read again, detector and
+ * all (300 to 700 ms here). Only whole readings are kept; a reading's later
+ * additions (the detector's lines, rings) serve every capture of the screen.
+ */
+export class SeenScreens {
+  private readonly kept = new Map<string, Analysis>();
+
+  async analysis(screen: Screen, read: () => Promise<Analysis>): Promise<Analysis> {
+    const key = await pixelDigest(screen);
+    const known = this.kept.get(key);
+    if (known) {
+      this.kept.delete(key); // re-insert: the map's order is its recency
+      this.kept.set(key, known);
+      return known;
+    }
+    const fresh = await read();
+    if (!fresh.unread) {
+      this.kept.set(key, fresh);
+      while (this.kept.size > SCREENS_KEPT) this.kept.delete(this.kept.keys().next().value as string);
+    }
+    return fresh;
+  }
+
+  forget(): void {
+    this.kept.clear();
+  }
+}
+
+/** The screen's pixels' digest, worked out off the finder's thread (WebCrypto hashes on the thread pool). */
+async function pixelDigest(screen: Screen): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-1', screen.data);
+  return `${screen.width}x${screen.height}:${screen.format}:${Buffer.from(digest).toString('hex')}`;
+}
+
+/**
+ * The screen's analysis, read until `deadline`; one read in part is not kept,
+ * so the next call reads on. `seen`: the screens read before, whose pixels
+ * this one may have.
+ */
+export function analyse(screen: Screen, readWords: ReadWords, deadline = Infinity, seen?: SeenScreens): Promise<Analysis> {
   let pending = analyses.get(screen.data);
   if (!pending) {
-    pending = (async () => {
-      const { grey, prepared, pieces } = await prepareScreen(screen);
-      const { words, unread } = await readWords(screen, prepared, deadline, pieces);
-      return { grey, prepared, lines: groupLines(splitRunOn(splitSpread(words, prepared))), unread, gapsRead: false };
-    })();
+    const read = () => readScreen(screen, readWords, deadline);
+    pending = seen ? seen.analysis(screen, read) : read();
     analyses.set(screen.data, pending);
     pending.then((analysis) => { if (analysis.unread) analyses.delete(screen.data); }, () => analyses.delete(screen.data));
   }
   return pending;
+}
+
+async function readScreen(screen: Screen, readWords: ReadWords, deadline: number): Promise<Analysis> {
+  const { grey, prepared, pieces } = await prepareScreen(screen);
+  const { words, unread } = await readWords(screen, prepared, deadline, pieces);
+  return { grey, prepared, lines: groupLines(splitRunOn(splitSpread(words, prepared))), unread, gapsRead: false };
 }
 
 /** Words on one text line, left to right. */
@@ -314,12 +361,23 @@ export function suspectLines(lines: Line[], wanted: string, options: { unsure: b
   return scored.sort((a, b) => b.score - a.score).slice(0, limit).map((s) => s.box);
 }
 
+/** Lines read again, by the prepared screen they were read on and their box: a screen seen again is not read again line by line either. */
+const reread = new WeakMap<GreyImage, Map<string, OcrWord[]>>();
+
 /** Reads a region again at twice the size as a single line (PSM 7); words come back in screen coordinates. */
 export async function rereadLine(prepared: GreyImage, box: Box, reader: { readCrop: OcrReader['readCrop'] }, deadline = Infinity): Promise<OcrWord[]> {
+  const key = `${box.x},${box.y},${box.width},${box.height}`;
+  const known = reread.get(prepared)?.get(key);
+  if (known) return known;
   const region = { x: Math.max(0, box.x - 6), y: Math.max(0, box.y - 5), width: box.width + 12, height: box.height + 10 };
   const crop = cropGrey(prepared, region, 2);
-  const words = await reader.readCrop(crop, '7', deadline);
-  return words.map((w) => ({ ...w, x: region.x + w.x / 2, y: region.y + w.y / 2, width: w.width / 2, height: w.height / 2 }));
+  const words = (await reader.readCrop(crop, '7', deadline)).map((w) => ({ ...w, x: region.x + w.x / 2, y: region.y + w.y / 2, width: w.width / 2, height: w.height / 2 }));
+  // Nothing read past the deadline may be a read that never ran (its turn came too late): not kept.
+  if (words.length || Date.now() < deadline) {
+    if (!reread.has(prepared)) reread.set(prepared, new Map());
+    reread.get(prepared)!.set(key, words);
+  }
+  return words;
 }
 
 /** Every phrase on the screen (words on a line closer than 1.5 heights), leaving out the words inside `exclude`. */

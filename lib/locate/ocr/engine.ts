@@ -1,7 +1,7 @@
 import { Box, bottom, centerX, centerY, contains, distanceTo, pad, readingOrder } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, ScreenMoved, Verdict } from '../engine';
 import { Query, roleWordInside, withWholeText } from '../query';
-import { analyse, Analysis, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
+import { analyse, Analysis, SeenScreens, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
 import {
   badgeLike, COMPACT_RATIO, faceAround, fieldNear, holdsOtherWords, holdsWordsBeside, inputLike, labelsShare, offCentre, overWord, ownFace,
   TEXT_AREA_HEIGHT, toggleNear, valueBelow,
@@ -67,6 +67,8 @@ export class OcrEngine implements LocateEngine {
   private paddle: PaddleModels | null = null;
   /** Candidates for a field that are only its text: no input was seen round or beside it. */
   private readonly fieldUnseen = new WeakSet<Candidate>();
+  /** The last few screens read, by their pixels: one captured again unchanged is not read again. */
+  private readonly seen = new SeenScreens();
 
   constructor(readonly readerChoice: OcrReaderChoice = ocrReaderFromEnv()) {}
 
@@ -97,12 +99,13 @@ export class OcrEngine implements LocateEngine {
   forget(): void {
     this.ocr?.forget();
     this.paddle?.forget();
+    this.seen.forget();
   }
 
   /** The screen read until the find's deadline, or until it has moved: a screen full of text is read in part, and read on at the next look. */
   private analyse({ screen, deadline, stale }: EngineContext): Promise<Analysis> {
-    if (this.readerChoice === 'paddle') return analyse(screen, (shown, _, until) => readAllLines(shown, this.models, until, stale?.signal), deadline);
-    return analyse(screen, (_, prepared, until, pieces) => this.reader.read(prepared, until, stale?.signal, pieces), deadline);
+    if (this.readerChoice === 'paddle') return analyse(screen, (shown, _, until) => readAllLines(shown, this.models, until, stale?.signal), deadline, this.seen);
+    return analyse(screen, (_, prepared, until, pieces) => this.reader.read(prepared, until, stale?.signal, pieces), deadline, this.seen);
   }
 
   async locate(context: EngineContext, asked: Query, options: { all?: boolean } = {}): Promise<Candidate[]> {
