@@ -75,7 +75,7 @@ const inside = (box: { x: number; y: number; width: number; height: number }, x:
 const centre = (box: { x: number; y: number; width: number; height: number }) => [box.x + box.width / 2, box.y + box.height / 2] as const;
 
 test('the detector finds every line and the recogniser reads each, light on dark and light on white alike', { timeout: 60_000 }, async () => {
-  const lines = await models.detect(screen);
+  const lines = (await models.detect(screen))!;
   const words = (await models.recognise(screen, lines)).flat();
   const read = words.map((w) => w.text).join(' ');
   // Words are cut at spaces the recogniser left out, and not between letter-spaced capitals.
@@ -95,8 +95,8 @@ test('a read no one waits for any more (its screen has moved) runs no further mo
   try {
     const gone = new AbortController();
     gone.abort();
-    assert.deepEqual(await fresh.detect(screen, undefined, gone.signal), [], 'the detector does not run');
-    const lines = await fresh.detect(screen);
+    assert.equal(await fresh.detect(screen, undefined, gone.signal), null, 'the detector does not run');
+    const lines = (await fresh.detect(screen))!;
     const words = await fresh.recognise(screen, lines, Infinity, gone.signal);
     assert.equal(words.length, lines.length);
     assert.ok(words.every((w) => w.length === 0), 'no line is read');
@@ -109,7 +109,7 @@ test('a read no one waits for any more (its screen has moved) runs no further mo
 
 test('stopping the models ends a long read after the model run in hand, not after the whole read', { timeout: 60_000 }, async () => {
   const fresh = new PaddleModels();
-  const lines = await fresh.detect(screen);
+  const lines = (await fresh.detect(screen))!;
   assert.ok(lines.length > 10, `${lines.length} lines: several batches to read`);
   const reading = fresh.recognise(screen, lines);
   const stopped = fresh.stop();

@@ -28,8 +28,8 @@ export interface Analysis {
   unread: number;
   /** The lines a text detector found that the first read missed have been read (see gaps.ts). */
   gapsRead: boolean;
-  /** The text detector's lines, once it has looked. */
-  detected?: Promise<TextLine[]>;
+  /** The text detector's lines, once it has looked (null: it did not, see gaps.ts). */
+  detected?: Promise<TextLine[] | null>;
   /** The glyphs inside rings on the detector's lines have been read (see ringed.ts). */
   ringsRead?: boolean;
 }

@@ -41,15 +41,14 @@ export type LineReader = (screen: Screen, lines: TextLine[], deadline: number, g
  */
 export async function readGaps(analysis: Analysis, screen: Screen, models: PaddleModels, readLines: LineReader, deadline: number, shortest = 0, gone?: AbortSignal): Promise<void> {
   if (analysis.gapsRead || Date.now() >= deadline || gone?.aborted) return;
-  analysis.detected ??= models.detect(screen, undefined, gone);
+  // Not detected, for a look left before the detection began (this one's, or another's it shared).
+  const detected = (await detectedLines(analysis, screen, models, gone)) ?? (gone?.aborted ? null : await detectedLines(analysis, screen, models, gone));
+  // Left meanwhile: the lines, once detected, stay for the screen's next look.
+  if (!detected || gone?.aborted) return;
   const words = analysis.lines.flatMap((l) => l.words);
-  const gaps = (await analysis.detected).filter((line) => !covered(line, words));
+  const gaps = detected.filter((line) => !covered(line, words));
   // A line too narrow for the text looked for is left for a later find that may need it.
   const wanted = gaps.filter((line) => line.width >= NARROWEST_CHARACTER * line.height * shortest);
-  if (gone?.aborted) {
-    analysis.detected = undefined; // detected in part, or not at all
-    return;
-  }
   if (Date.now() < deadline && wanted.length) {
     const read = await readLines(screen, wanted, deadline, gone);
     // Read in part: nothing is replaced, and the next look reads the gaps again.
@@ -63,12 +62,29 @@ export async function readGaps(analysis: Analysis, screen: Screen, models: Paddl
 }
 
 /**
+ * The detector's lines of the analysed screen, detected once: a detection,
+ * once begun, runs to its end (the models cannot stop a run), and is kept
+ * whether or not the look that began it is still waiting. Null when `gone`
+ * was aborted before it began; the next look begins one.
+ */
+function detectedLines(analysis: Analysis, screen: Screen, models: PaddleModels, gone?: AbortSignal): Promise<TextLine[] | null> {
+  if (!analysis.detected) {
+    const detection = models.detect(screen, undefined, gone);
+    analysis.detected = detection;
+    const undone = () => { if (analysis.detected === detection) analysis.detected = undefined; };
+    detection.then((lines) => { if (!lines) undone(); }, undone);
+  }
+  return analysis.detected;
+}
+
+/**
  * Every word of the screen from the detector and recogniser alone; past the
  * deadline, or once `gone` says the screen has moved (no one waits for the
  * read any more), the rest of the lines count as unread.
  */
 export async function readAllLines(screen: Screen, models: PaddleModels, deadline: number, gone?: AbortSignal): Promise<{ words: OcrWord[]; unread: number }> {
   const lines = await models.detect(screen, undefined, gone);
+  if (!lines) return { words: [], unread: 1 };
   const words = await models.recognise(screen, lines, deadline, gone);
   return { words: words.flat(), unread: Date.now() >= deadline || gone?.aborted ? 1 : 0 };
 }

@@ -81,11 +81,14 @@ export class PaddleModels {
     return this.loading;
   }
 
-  /** Every line of text on the screen, in screen pixels; `scale` < 1 detects on a smaller copy (faster, loses the smallest text). */
-  async detect(screen: Screen, scale = Math.min(1, Math.sqrt(DET_MAX_PIXELS / (screen.width * screen.height))), gone?: AbortSignal): Promise<TextLine[]> {
+  /**
+   * Every line of text on the screen, in screen pixels; `scale` < 1 detects on a smaller copy (faster, loses the
+   * smallest text). Null when `gone` was aborted before the detection began; once begun, it runs to its end.
+   */
+  async detect(screen: Screen, scale = Math.min(1, Math.sqrt(DET_MAX_PIXELS / (screen.width * screen.height))), gone?: AbortSignal): Promise<TextLine[] | null> {
     const { thread, det } = await this.load();
     // The models took a while to load the first time: no one may want this screen read any more.
-    if (gone?.aborted) return [];
+    if (gone?.aborted) return null;
     return thread.detect(det, screen, scale);
   }
 
