@@ -6,11 +6,13 @@ import { readGaps } from '../../lib/locate/ocr/gaps';
 import type { PaddleModels, TextLine } from '../../lib/locate/ocr/paddle';
 
 const screen: Screen = { width: 200, height: 60, data: Buffer.alloc(200 * 60 * 4, 255), format: 'bgrx' };
-const grey = { width: 200, height: 60, data: new Uint8Array(200 * 60).fill(255) };
 const missed: TextLine = { x: 10, y: 10, width: 120, height: 20, score: 0.9 };
 
-/** An analysis whose first read found nothing: the detector's line is a gap. */
-const emptyAnalysis = (): Analysis => ({ grey, prepared: grey, lines: [], unread: 0, gapsRead: false });
+/** An analysis of a screen of its own whose first read found nothing: the detector's line is a gap. */
+const emptyAnalysis = (): Analysis => {
+  const grey = { width: 200, height: 60, data: new Uint8Array(200 * 60).fill(255) };
+  return { grey, prepared: grey, lines: [], unread: 0, gapsRead: false };
+};
 
 /** A detector that takes `ms`, and counts its runs; as the real one, a run once begun goes to its end. */
 function slowDetector(ms: number) {
@@ -40,6 +42,11 @@ test('a detection begun by a look that was left is kept for the screen\'s next l
   assert.equal(models.runs, 1, 'detected once');
   assert.equal(analysis.gapsRead, true);
   assert.deepEqual(analysis.lines.flatMap((l) => l.words.map((w) => w.text)), ['Checkout']);
+  // Another analysis of the same pixels (a new capture, from the same first reading) detects no more.
+  const recaptured: Analysis = { ...emptyAnalysis(), grey: analysis.grey, prepared: analysis.prepared };
+  await readGaps(recaptured, screen, models as unknown as PaddleModels, readAs('Checkout'), Infinity, 0);
+  assert.equal(models.runs, 1, 'detected once for the pixels');
+  assert.equal(recaptured.gapsRead, true);
 });
 
 test('a look left before the detection began leaves nothing behind: the next look detects', async () => {

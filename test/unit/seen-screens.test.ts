@@ -20,14 +20,21 @@ function countingReader(unread = 0) {
   return reader;
 }
 
-test('a screen captured again with the same pixels is not read again; another screen is, and forget() forgets them all', async () => {
+test('a screen captured again with the same pixels is not read again, and starts from its first reading; another screen is read, and forget() forgets them all', async () => {
   try {
     const seen = new SeenScreens();
     const reader = countingReader();
     const first = await analyse(screenWithBar(30), reader.read, Infinity, seen);
+    const firstLines = first.lines;
+    // A find's closer look replaces the first's lines, and reads its gaps.
+    first.lines = [];
+    first.gapsRead = true;
     const again = await analyse(screenWithBar(30), reader.read, Infinity, seen); // a new capture, the same pixels
     assert.equal(reader.reads, 1);
-    assert.equal(again, first, 'the same analysis, with what later looks added to it');
+    assert.notEqual(again, first, 'an analysis of its own');
+    assert.equal(again.lines, firstLines, 'from the first reading, not from what a find looked at more closely');
+    assert.equal(again.gapsRead, false);
+    assert.equal(again.prepared, first.prepared, 'the same prepared screen: what is kept by it serves both');
     await analyse(screenWithBar(60), reader.read, Infinity, seen);
     assert.equal(reader.reads, 2, 'other pixels are read');
     seen.forget();

@@ -58,15 +58,25 @@ const analyses = new WeakMap<Buffer, Promise<Analysis>>();
 /** How many screens' analyses SeenScreens keeps. */
 const SCREENS_KEPT = 4;
 
+/** A whole screen's first reading, before any find's closer look: what every capture of the same pixels starts from. */
+interface FirstReading {
+  grey: GreyImage;
+  prepared: GreyImage;
+  lines: Line[];
+}
+
 /**
- * The analyses of the last few whole screens read, by their pixels: a screen
- * captured again unchanged (the next find on the same page, a waiting find's
- * periodic look, a page back where it was) is not read again, detector and
- * all (300 to 700 ms here). Only whole readings are kept; a reading's later
- * additions (the detector's lines, rings) serve every capture of the screen.
+ * The first readings of the last few whole screens read, by their pixels: a
+ * screen captured again unchanged (the next find on the same page, a waiting
+ * find's periodic look, a page back where it was) is not prepared and read
+ * again. Each capture starts an analysis of its own from that reading, as a
+ * new read would, so that what one find looked at more closely does not
+ * change what the next finds: the closer looks' own costly parts (the
+ * detector's lines, lines read again) are kept by the pixels they read
+ * (gaps.ts, rereadLine). Only whole readings are kept.
  */
 export class SeenScreens {
-  private readonly kept = new Map<string, Analysis>();
+  private readonly kept = new Map<string, FirstReading>();
 
   async analysis(screen: Screen, read: () => Promise<Analysis>): Promise<Analysis> {
     const key = await pixelDigest(screen);
@@ -74,11 +84,11 @@ export class SeenScreens {
     if (known) {
       this.kept.delete(key); // re-insert: the map's order is its recency
       this.kept.set(key, known);
-      return known;
+      return { ...known, unread: 0, gapsRead: false };
     }
     const fresh = await read();
     if (!fresh.unread) {
-      this.kept.set(key, fresh);
+      this.kept.set(key, { grey: fresh.grey, prepared: fresh.prepared, lines: fresh.lines });
       while (this.kept.size > SCREENS_KEPT) this.kept.delete(this.kept.keys().next().value as string);
     }
     return fresh;

@@ -1,6 +1,7 @@
 import type { Screen } from '../../types/screen';
 import { centerX, centerY, contains } from '../geometry';
 import { Analysis, groupLines } from './analysis';
+import type { GreyImage } from './preprocess';
 import type { PaddleModels, TextLine } from './paddle';
 import type { OcrWord } from './tesseract';
 
@@ -61,6 +62,9 @@ export async function readGaps(analysis: Analysis, screen: Screen, models: Paddl
   analysis.gapsRead = wanted.length === gaps.length;
 }
 
+/** Detections by the screen they ran on: its grey image, which every analysis of the same pixels shares (SeenScreens). */
+const detections = new WeakMap<GreyImage, Promise<TextLine[] | null>>();
+
 /**
  * The detector's lines of the analysed screen, detected once: a detection,
  * once begun, runs to its end (the models cannot stop a run), and is kept
@@ -68,13 +72,20 @@ export async function readGaps(analysis: Analysis, screen: Screen, models: Paddl
  * was aborted before it began; the next look begins one.
  */
 function detectedLines(analysis: Analysis, screen: Screen, models: PaddleModels, gone?: AbortSignal): Promise<TextLine[] | null> {
-  if (!analysis.detected) {
-    const detection = models.detect(screen, undefined, gone);
-    analysis.detected = detection;
-    const undone = () => { if (analysis.detected === detection) analysis.detected = undefined; };
-    detection.then((lines) => { if (!lines) undone(); }, undone);
+  const { grey } = analysis;
+  let detection = detections.get(grey);
+  if (!detection) {
+    const begun = models.detect(screen, undefined, gone);
+    const undone = () => {
+      if (detections.get(grey) === begun) detections.delete(grey);
+      if (analysis.detected === begun) analysis.detected = undefined;
+    };
+    begun.then((lines) => { if (!lines) undone(); }, undone);
+    detections.set(grey, begun);
+    detection = begun;
   }
-  return analysis.detected;
+  analysis.detected = detection;
+  return detection;
 }
 
 /**
