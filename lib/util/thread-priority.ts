@@ -5,8 +5,11 @@ import os from 'os';
  * How far below the process's other threads a reading thread runs (the
  * niceness added): on a machine of few cores, a screen read that no one
  * waits for any more (its screen has moved) must not slow the finder's
- * thread, the sandbox's programs or the X server, and a read that is waited
- * for takes the cores nobody else wants.
+ * thread, and a read that is waited for takes the cores nobody else wants.
+ * Where the kernel schedules processes in groups by session (autogroups,
+ * Debian's default), that is all it ranks: the sandbox's programs, each
+ * started in a session of its own, share the cores with this process as
+ * equal groups, whatever the niceness of the threads inside them.
  */
 const BELOW_OTHERS = 10;
 
