@@ -61,7 +61,7 @@ function loadedPage() {
     for (const line of chunk.toString().split('\0').filter(Boolean)) {
       const { id, method, params } = JSON.parse(line);
       const expression: string = params?.expression ?? '';
-      const what = method !== 'Runtime.evaluate' ? method : /gpuBenchmarking/.test(expression) ? 'shown?' : /paint/.test(expression) ? 'painted?' : /innerWidth/.test(expression) ? 'ready?' : 'pointer';
+      const what = method !== 'Runtime.evaluate' ? method : /innerWidth/.test(expression) ? 'ready?' : /gpuBenchmarking/.test(expression) ? 'shown?' : /paint/.test(expression) ? 'painted?' : 'pointer';
       asked.push(what);
       if (method === 'Target.attachToTarget') answer({ id, result: { sessionId: 'S' } });
       else if (what === 'painted?') answer({ id, result: { result: { value: 'painted' } } });
@@ -101,4 +101,22 @@ test('a page that never says its frame is on the screen is taken as it is after 
   assert.deepEqual(await outcome(page.cdp.waitForInput(Date.now() + 5000, async () => undefined)), { answered: undefined });
   const waited = Date.now() - started;
   assert.ok(waited >= 900 && waited < 1500, `the wait ended at its bound of 1 s (${waited} ms)`);
+});
+
+test('a page too busy to answer whether it is ready fails the wait at its deadline instead of holding it', async () => {
+  const { input, cdp, answer } = pipes();
+  input.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\0').filter(Boolean)) {
+      const { id, method, params } = JSON.parse(line);
+      if (method === 'Target.attachToTarget') answer({ id, result: { sessionId: 'S' } });
+      else if (method === 'Runtime.evaluate' && /paint/.test(params.expression) && !/innerWidth/.test(params.expression)) answer({ id, result: { result: { value: 'painted' } } });
+      else if (method !== 'Runtime.evaluate') answer({ id, result: {} });
+      // The question whether it fills the screen gets no answer.
+    }
+  });
+  await cdp.waitForPaintedPage('http://localhost/page.html', Date.now() + 5000, 'T');
+  const started = Date.now();
+  const waited = await outcome(cdp.waitForInput(Date.now() + 1000, async () => undefined));
+  assert.match(String((waited as { failed?: string }).failed), /did not fill the screen/);
+  assert.ok(Date.now() - started < 4000, `failed ${Date.now() - started} ms after the start`);
 });

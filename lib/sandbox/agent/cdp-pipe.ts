@@ -7,6 +7,20 @@ const POINTER_PROOF_MS = 3000;
 const PRESENTED_BOUND_MS = 1000;
 /** How long a motion may take to reach the page before the pointer moves again (a move costs nothing). */
 const POINTER_ECHO_MS = 50;
+/** How often the page looks whether it fills the screen and has the keyboard, and how long one ask waits for that. */
+const READY_LOOK_MS = 5;
+const READY_ASK_MS = 1000;
+/** How much longer than a question's own bound in the page its answer may take to come back. */
+const ANSWER_SLACK_MS = 500;
+/** Where the page notes the pointer's first motion (a promise of true). */
+const POINTER_SEEN = "globalThis[Symbol.for('glance.pointerSeen')]";
+/** Where the page notes that its next frame has reached the screen (a promise of true; false without the proof). */
+const FRAME_SHOWN = "globalThis[Symbol.for('glance.frameShown')]";
+/** Chromium started with --enable-gpu-benchmarking tells the page when its next frame has been swapped onto the screen. */
+const NEXT_FRAME_SHOWN = `new Promise((shown) => {
+  const benchmarking = globalThis.chrome && globalThis.chrome.gpuBenchmarking;
+  if (benchmarking) benchmarking.addSwapCompletionEventListener(() => shown(true)); else shown(false);
+})`;
 
 /**
  * A minimal DevTools-protocol client over Chromium's `--remote-debugging-pipe`
@@ -142,12 +156,28 @@ export class CdpPipe {
    */
   async waitForInput(deadline: number, movePointer: () => Promise<void>): Promise<void> {
     if (!this.pageSession) throw new Error('waitForInput() needs waitForPaintedPage() first');
-    const ready = 'document.hasFocus() && innerWidth === screen.width && innerHeight === screen.height';
     // A blank page leaves the keyboard with the browser's own (hidden) address bar: the page takes it.
     await this.send('Page.bringToFront', {}, this.pageSession).catch(() => undefined);
-    while (!(await this.evaluate(ready))) {
+    // The page answers the moment it is ready (it looks every few ms itself), and notes from then on the pointer's
+    // first motion and, from that motion on (its hover drawn), when the page's next frame is on the screen.
+    const ready = `new Promise((resolve) => {
+      const ready = () => document.hasFocus() && innerWidth === screen.width && innerHeight === screen.height;
+      let asked = true;
+      const look = () => {
+        if (!asked) return; // this ask is over: the page keeps no timer of Glance's
+        if (!ready()) return void setTimeout(look, ${READY_LOOK_MS});
+        ${POINTER_SEEN} = new Promise((seen) => addEventListener('pointermove', () => {
+          ${FRAME_SHOWN} = ${NEXT_FRAME_SHOWN};
+          seen(true);
+        }, { capture: true, once: true }));
+        resolve(true);
+      };
+      look();
+      setTimeout(() => { asked = false; resolve(false); }, ${READY_ASK_MS});
+    })`;
+    while (!(await this.awaitInPage(ready, READY_ASK_MS + ANSWER_SLACK_MS))) {
       if (Date.now() > deadline) throw new Error('the page did not fill the screen and take the keyboard focus');
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 20)); // a page that cannot answer yet (between documents) answers at once
     }
     await this.waitForPointerMotion(Math.min(deadline, Date.now() + POINTER_PROOF_MS), movePointer);
     await this.waitForShown(deadline);
@@ -156,19 +186,16 @@ export class CdpPipe {
   }
 
   /**
-   * Moves the pointer until the page reports the motion: then the desktop's
-   * input reaches it. A page that never reports one (it may stop the event)
-   * is taken as it is once the bound passes.
+   * Moves the pointer until the page reports the motion (it answers the
+   * moment it sees one): then the desktop's input reaches it. A page that
+   * never reports one (it may stop the event) is taken as it is once the
+   * bound passes.
    */
   private async waitForPointerMotion(deadline: number, movePointer: () => Promise<void>): Promise<void> {
-    const flag = "globalThis[Symbol.for('glance.pointerSeen')]";
-    await this.evaluate(`(${flag} = false, addEventListener('pointermove', () => { ${flag} = true; }, { capture: true, once: true }), true)`);
+    const echo = `Promise.race([${POINTER_SEEN}, new Promise((resolve) => setTimeout(() => resolve(false), ${POINTER_ECHO_MS}))])`;
     while (Date.now() < deadline) {
       await movePointer();
-      for (let waited = 0; waited < POINTER_ECHO_MS; waited += 10) {
-        if (await this.evaluate(flag)) return;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      if (await this.awaitInPage(echo, POINTER_ECHO_MS + ANSWER_SLACK_MS)) return;
     }
   }
 
@@ -182,17 +209,28 @@ export class CdpPipe {
    * swapped onto the screen; a browser without it is taken as it is.
    */
   private async waitForShown(deadline: number): Promise<void> {
-    const shown = `new Promise((resolve) => {
-      const benchmarking = globalThis.chrome && globalThis.chrome.gpuBenchmarking;
-      if (benchmarking) benchmarking.addSwapCompletionEventListener(() => resolve(true)); else resolve(false);
-    })`;
-    const answered = this.send('Runtime.evaluate', { expression: shown, awaitPromise: true, returnByValue: true }, this.pageSession);
-    await settledWithin(answered, Math.max(0, Math.min(PRESENTED_BOUND_MS, deadline - Date.now())));
+    // A page that never reported the pointer: its next frame from now.
+    await this.awaitInPage(`${FRAME_SHOWN} || (${FRAME_SHOWN} = ${NEXT_FRAME_SHOWN})`, Math.max(0, Math.min(PRESENTED_BOUND_MS, deadline - Date.now())));
   }
 
   /** An expression's value in the page, or false when the page cannot answer yet. */
   private evaluate(expression: string): Promise<unknown> {
-    return this.send<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression, returnByValue: true }, this.pageSession)
-      .then((r) => r.result?.value ?? false, () => false);
+    return this.valueOf(this.send<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression, returnByValue: true }, this.pageSession));
+  }
+
+  /**
+   * The value a promise in the page settles to, or false when the page cannot
+   * answer, or has not within `boundMs` (the promise bounds itself; a page too
+   * busy to run it does not hold the caller longer).
+   */
+  private async awaitInPage(expression: string, boundMs: number): Promise<unknown> {
+    let value: unknown = false;
+    const answer = this.valueOf(this.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, this.pageSession)).then((v) => { value = v; });
+    await settledWithin(answer, boundMs);
+    return value;
+  }
+
+  private valueOf(answer: Promise<{ result?: { value?: unknown } }>): Promise<unknown> {
+    return answer.then((r) => r.result?.value ?? false, () => false);
   }
 }
