@@ -4,7 +4,6 @@ import { cropGrey, GreyImage } from './preprocess';
 import { prepareScreen } from './prepare-thread';
 import type { KeyedPiece } from './bands';
 import type { OcrReader, OcrWord, Reading } from './tesseract';
-import type { TextLine } from './paddle';
 import { QUOTE_MARKS } from '../../util/quotes';
 import { iconRead } from './icon-read';
 import { normalise, similarity, threshold } from '../text-match';
@@ -28,8 +27,6 @@ export interface Analysis {
   unread: number;
   /** The lines a text detector found that the first read missed have been read (see gaps.ts). */
   gapsRead: boolean;
-  /** The text detector's lines, once it has looked (null: it did not, see gaps.ts). */
-  detected?: Promise<TextLine[] | null>;
   /** The glyphs inside rings on the detector's lines have been read (see ringed.ts). */
   ringsRead?: boolean;
 }

@@ -14,7 +14,7 @@ import { cropScreen } from '../../image/crop';
 import { OcrReader, OcrWord } from './tesseract';
 import { PaddleModels, TextLine } from './paddle';
 import { OcrReaderChoice, ocrReaderFromEnv } from '../../config/locators';
-import { LineReader, readAllLines, readGaps } from './gaps';
+import { detectorLooked, LineReader, readAllLines, readGaps } from './gaps';
 import { readRinged } from './ringed';
 import { controlInGroup, groupFrame } from './groups';
 
@@ -297,7 +297,7 @@ export class OcrEngine implements LocateEngine {
     const lines = analysis.lines.filter((line) => !holdsFound(line));
     const isNew = (m: TextMatch) => !found.some((f) => contains(f.box, centerX(m.box), centerY(m.box)));
     // Asked for together, so that both workers read; each waits its turn and gives up at the deadline.
-    const reread = await Promise.all(suspectLines(lines, wanted, { unsure: !analysis.detected }).map((box) => rereadLine(analysis.prepared, box, this.reader, deadline)));
+    const reread = await Promise.all(suspectLines(lines, wanted, { unsure: !detectorLooked(analysis) }).map((box) => rereadLine(analysis.prepared, box, this.reader, deadline)));
     const matches = findText(groupLines(reread.flat()), wanted).filter(isNew);
     // Only for a text found nowhere: a second reader's slips must not add copies to count.
     if (matches.length || found.length || this.readerChoice !== 'tesseract+paddle' || Date.now() >= deadline) return matches;

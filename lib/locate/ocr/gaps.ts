@@ -76,16 +76,17 @@ function detectedLines(analysis: Analysis, screen: Screen, models: PaddleModels,
   let detection = detections.get(grey);
   if (!detection) {
     const begun = models.detect(screen, undefined, gone);
-    const undone = () => {
-      if (detections.get(grey) === begun) detections.delete(grey);
-      if (analysis.detected === begun) analysis.detected = undefined;
-    };
+    const undone = () => { if (detections.get(grey) === begun) detections.delete(grey); };
     begun.then((lines) => { if (!lines) undone(); }, undone);
     detections.set(grey, begun);
     detection = begun;
   }
-  analysis.detected = detection;
   return detection;
+}
+
+/** Whether the text detector has looked at the analysed screen's pixels (or is looking). */
+export function detectorLooked(analysis: Analysis): boolean {
+  return detections.has(analysis.grey);
 }
 
 /**
