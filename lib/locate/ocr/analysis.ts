@@ -50,8 +50,6 @@ export interface TextMatch {
   ocrConfidence: number;
 }
 
-const analyses = new WeakMap<Buffer, Promise<Analysis>>();
-
 /** How many screens' analyses SeenScreens keeps. */
 const SCREENS_KEPT = 4;
 
@@ -63,19 +61,34 @@ interface FirstReading {
 }
 
 /**
- * The first readings of the last few whole screens read, by their pixels: a
- * screen captured again unchanged (the next find on the same page, a waiting
- * find's periodic look, a page back where it was) is not prepared and read
- * again. Each capture starts an analysis of its own from that reading, as a
- * new read would, so that what one find looked at more closely does not
- * change what the next finds: the closer looks' own costly parts (the
- * detector's lines, lines read again) are kept by the pixels they read
- * (gaps.ts, rereadLine). Only whole readings are kept.
+ * What one engine has read, by capture and by pixels. Each capture's
+ * analysis is kept while the capture is in use: the finds of one look share
+ * it, and one read in part is read on at the next call. The first readings
+ * of the last few whole screens are kept by their pixels: a screen captured
+ * again unchanged (the next find on the same page, a waiting find's periodic
+ * look, a page back where it was) is not prepared and read again. Each
+ * capture starts an analysis of its own from that reading, as a new read
+ * would, so that what one find looked at more closely does not change what
+ * the next finds: the closer looks' own costly parts (the detector's lines,
+ * lines read again) are kept by the pixels they read (gaps.ts, rereadLine).
+ * Only whole readings are kept. An engine keeps its own: what a screen reads
+ * as depends on the reader.
  */
 export class SeenScreens {
+  private byCapture = new WeakMap<Buffer, Promise<Analysis>>();
   private readonly kept = new Map<string, FirstReading>();
 
-  async analysis(screen: Screen, read: () => Promise<Analysis>): Promise<Analysis> {
+  analysis(screen: Screen, read: () => Promise<Analysis>): Promise<Analysis> {
+    let pending = this.byCapture.get(screen.data);
+    if (!pending) {
+      pending = this.byPixels(screen, read);
+      this.byCapture.set(screen.data, pending);
+      pending.then((analysis) => { if (analysis.unread) this.byCapture.delete(screen.data); }, () => this.byCapture.delete(screen.data));
+    }
+    return pending;
+  }
+
+  private async byPixels(screen: Screen, read: () => Promise<Analysis>): Promise<Analysis> {
     const key = await pixelDigest(screen);
     const known = this.kept.get(key);
     if (known) {
@@ -91,7 +104,9 @@ export class SeenScreens {
     return fresh;
   }
 
+  /** Forgets every screen read: the next call reads its screen as never seen. */
   forget(): void {
+    this.byCapture = new WeakMap();
     this.kept.clear();
   }
 }
@@ -103,19 +118,12 @@ async function pixelDigest(screen: Screen): Promise<string> {
 }
 
 /**
- * The screen's analysis, read until `deadline`; one read in part is not kept,
- * so the next call reads on. `seen`: the screens read before, whose pixels
- * this one may have.
+ * The screen's analysis, read until `deadline`. `seen`: what the engine read
+ * before, of this capture and of these pixels; without it, the screen is read.
  */
 export function analyse(screen: Screen, readWords: ReadWords, deadline = Infinity, seen?: SeenScreens): Promise<Analysis> {
-  let pending = analyses.get(screen.data);
-  if (!pending) {
-    const read = () => readScreen(screen, readWords, deadline);
-    pending = seen ? seen.analysis(screen, read) : read();
-    analyses.set(screen.data, pending);
-    pending.then((analysis) => { if (analysis.unread) analyses.delete(screen.data); }, () => analyses.delete(screen.data));
-  }
-  return pending;
+  const read = () => readScreen(screen, readWords, deadline);
+  return seen ? seen.analysis(screen, read) : read();
 }
 
 async function readScreen(screen: Screen, readWords: ReadWords, deadline: number): Promise<Analysis> {
