@@ -18,6 +18,16 @@ export type ModelResult = { data: ArrayBuffer; dims: number[] } | { lines: TextL
 const WORKER = path.join(__dirname, 'onnx-worker.js');
 
 /**
+ * onnxruntime-node (1.30, on Linux) records usage events unless this is set:
+ * in a database under the home's .cache, in a log file per process in /tmp,
+ * and by upload to Microsoft's collector. Glance reads screens offline and
+ * keeps nothing of the user's runs outside its state folder, so it sets it,
+ * in the process's own environment where the library looks, before the
+ * models' thread loads the library. A value the user set stays.
+ */
+process.env.ORT_DISABLE_TELEMETRY ??= '1';
+
+/**
  * ONNX models run on a thread of their own (onnx-worker), each model file
  * loaded there once. The thread starts with the first request and, idle,
  * never keeps the process alive.
