@@ -267,7 +267,7 @@ test('a text area nearly as high as it is wide (a desktop form\'s comment box) i
   assert.equal(fieldNear(h, { x: 20, y: 20, width: 40, height: 12 }, 'auto', TEXT_AREA_HEIGHT), null);
 });
 
-test('a value shown in a control looks for its control beside it only: the input under it is the next row\'s', () => {
+test('looked for beside it only (as the OCR engine does for a value shown in a control), the input under a value is not taken: it is the next row\'s', () => {
   const g = canvas(600, 200);
   g.fill(0, 0, 600, 200, 239);
   g.fill(150, 40, 120, 13, 30); // the value, whose own face was not seen round it

@@ -20,8 +20,8 @@ test("the OCR engine's libraries print nothing to the user's console", () => {
   const output = `${child.stdout}${child.stderr}`;
   assert.equal(child.status, 0, output);
   // It did read: the word was found, on both readers.
-  assert.match(child.stdout, /tesseract\+paddle found 'Apply'/, output);
-  assert.match(child.stdout, /paddle found 'Apply'/, output);
+  assert.match(child.stdout, /^ocr-console: tesseract\+paddle found 'Apply'/m, output);
+  assert.match(child.stdout, /^ocr-console: paddle found 'Apply'/m, output);
   for (const pattern of DIAGNOSTICS) assert.doesNotMatch(output, pattern);
   assert.deepEqual(output.split('\n').filter((line) => line && !line.startsWith('ocr-console: ')), [], 'nothing else was printed');
 });
@@ -35,7 +35,7 @@ test("the OCR engine's libraries keep no usage records and send none: no databas
   try {
     const child = spawnSync(process.execPath, ['-r', './lib/runtime/register.js', 'test/helpers/ocr-console.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 });
     assert.equal(child.status, 0, `${child.stdout}${child.stderr}`);
-    assert.match(child.stdout, /paddle found 'Apply'/, 'the models ran');
+    assert.match(child.stdout, /^ocr-console: paddle found 'Apply'/m, 'the models ran');
     const debugLog = `/tmp/mat-debug-${child.pid}.log`;
     const left = fs.existsSync(debugLog);
     fs.rmSync(debugLog, { force: true });

@@ -37,15 +37,19 @@ test('input counts as handled once the page reported it and then drew frames: a 
     await loads.watch(browser.cdp, null);
     browser.emit('Target.attachedToTarget', { sessionId: 'page-1', targetInfo: { type: 'page', targetId: 'target-1' } });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    loads.awaitReleases(loads.inputsHandled() + 1);
+    const before = loads.inputsHandled();
+    loads.awaitReleases(before + 1);
     let reportedAt = Infinity;
     setTimeout(() => {
       reportedAt = Date.now();
       browser.emit('Runtime.bindingCalled', { name: '__glanceInputHandled', payload: 'pointerup' }, 'page-1');
     }, 80);
-    await loads.inputHandled(2000);
+    const bound = 20_000;
+    await loads.inputHandled(bound);
     const handledAt = Date.now();
+    assert.equal(loads.inputsHandled(), before + 1, 'the report was counted');
     assert.ok(handledAt >= reportedAt, 'not before the page reported the click');
+    assert.ok(handledAt - reportedAt < bound / 2, `the wait ended on the report and the frames after it, not at its bound (${handledAt - reportedAt} ms after the report)`);
     const framesAfter = browser.calls.filter((c) => c.method === 'Runtime.evaluate' && c.at >= reportedAt);
     assert.ok(framesAfter.length >= 1, `frames were asked for after the report (${JSON.stringify(browser.calls.map((c) => c.method))})`);
   } finally {
