@@ -5,7 +5,7 @@
 const fs = require('fs');
 const os = require('os');
 
-const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc|ffmpeg|dbus-daemon|at-spi-bus-launcher|at-spi2-registryd|gtk3-widget-factory|qt5ct)( |$)|lib\/sandbox\/agent\/main\.[jt]s/;
+const PATTERN = /(^|\/)(Xvfb|openbox|chromium|x11vnc|ffmpeg|dbus-daemon|at-spi-bus-launcher|at-spi2-registryd|gtk3-widget-factory|qt5ct)( |$)|lib\/sandbox\/agent\/main\.[jt]s|bin\/glance\.js agent( |$)/;
 
 function desktopProcesses() {
   const found = {};

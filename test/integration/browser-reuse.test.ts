@@ -28,13 +28,14 @@ async function pagesAndSandbox(t: TestContext, pages: (serverUrl: string) => Rec
 }
 
 test("a reset closes the browser's windows and keeps its process, and the next page opens in a fresh context", async (t) => {
-  // Counts its visits in localStorage and shows the count in its title.
+  // Counts its visits in localStorage, and says in its title whether the cookie of a visit before was there.
   const { client, url } = await pagesAndSandbox(t, () => ({ 'visits.html': `<!doctype html><meta charset="utf-8"><h1 id="v"></h1><script>
     const visits = Number(localStorage.getItem('visits') || 0) + 1;
     localStorage.setItem('visits', String(visits));
-    document.cookie = 'seen=yes';
+    const cookie = document.cookie.includes('seen=yes');
+    document.cookie = 'seen=yes; max-age=3600';
     document.getElementById('v').textContent = 'Visits: ' + visits;
-    document.title = JSON.stringify({ visits, cookie: document.cookie.includes('seen=yes') && visits > 1 });
+    document.title = JSON.stringify({ visits, cookie });
   </script>` }));
   const browserPids = async () => (await client.exec('sh', 'pgrep -f -- "[-]-keep-alive-for-test" || true')).trim().split('\n').filter(Boolean).map(Number);
   // The address bar's pop-ups are web pages of the browser's own, each in a renderer that a window would start, per context.
@@ -43,7 +44,7 @@ test("a reset closes the browser's windows and keeps its process, and the next p
   const renderers = async () => (await client.exec('sh', 'pgrep -f -- "[-]-type=renderer .*--user-data-dir=$(dirname \"$HOME\")/" || true')).trim().split('\n').filter(Boolean);
 
   await client.provision.chrome({ url: `${url}/visits.html` });
-  await waitForPageState(client, (s) => s.visits === 1);
+  assert.deepEqual(await waitForPageState(client, (s) => s.visits === 1), { visits: 1, cookie: false });
   const first = await browserPids();
   assert.ok(first.length > 0, 'the browser runs');
 

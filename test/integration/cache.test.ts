@@ -204,6 +204,7 @@ test('findAll uses the cache only when given a cacheThreshold', async () => {
   assert.deepEqual(cached.map((e) => e.boundingBox), fresh.map((e) => e.boundingBox));
   assert.ok(cached.every((e) => e.cache.hit));
   const uncached = await client.findAll('Edit buttons');
+  assert.equal(uncached.length, 5);
   assert.ok(uncached.every((e) => !e.cache.hit), 'the findAll default, -1, leaves the cache alone');
   client.discardCache();
   await client.disconnect();

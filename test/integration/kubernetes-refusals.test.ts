@@ -46,7 +46,6 @@ test("a namespace whose ResourceQuota is used up refuses the pod, and the error 
   const error = await connectError(full.kubeconfig);
   assert.match(error.message, /exceeded quota: glance-sandboxes, requested: pods=1, used: pods=0, limited: pods=0/);
   assert.match(error.message, /ResourceQuota caps how many sandboxes run at once; wait for one to end, or raise the quota/);
-  assert.deepEqual(full.pods(), [], 'no pod was left');
 });
 
 test('credentials the API server does not accept, a namespace that does not exist, and a cluster that does not answer each say so', async () => {

@@ -39,19 +39,23 @@ test('a new sandbox is recorded as last-sandbox and in the registry (mode 0600)'
   await client.disconnect();
 });
 
-test('dashcam, redraw, analytics and preview are all implemented: nothing says otherwise at connect', async () => {
+test('a sandbox with the preview and the dashcam: a real preview and VNC port, the click\'s redraw watched, a clip kept, and no warning', async () => {
   const client = newClient(state, { preview: 'ide', dashcam: true });
   cleanup.push(client);
-  const seen: string[] = [];
-  client.getEmitter().on('log:info', (line: string) => seen.push(line));
+  const warnings: string[] = [];
+  const redraws: unknown[] = [];
+  client.getEmitter().on('log:warn', (line: string) => warnings.push(line));
+  client.getEmitter().on('command:success', (event: { command: string; redraw?: unknown }) => { if (event.command === 'click') redraws.push(event.redraw); });
   await client.auth();
   await client.connect({ keepAlive: 0 });
   assert.match(client.getPreviewUrl() ?? '', /^http:\/\/127\.0\.0\.1:\d+\/#key=/);
   assert.ok(client.getInstance()!.vncPort, 'a preview sandbox has a real VNC port');
   await client.click(5, 5);
   await client.disconnect();
-  assert.deepEqual(seen.filter((l) => /not (yet )?implemented/i.test(l)), []);
+  assert.equal(redraws.length, 1);
+  assert.equal(typeof (redraws[0] as { waitedMs?: unknown } | undefined)?.waitedMs, 'number', 'the click waited for its redraw');
   assert.ok(client.getRecording(), 'the dashcam kept a clip');
+  assert.deepEqual(warnings, []);
 });
 
 test('keepAlive: 0 stops the sandbox at once, and leaves no temporary files behind', async () => {

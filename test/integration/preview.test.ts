@@ -6,7 +6,7 @@ import path from 'path';
 import { chromium } from 'playwright-core';
 import { Client } from '../../lib/sdk';
 import { findChromium } from '../../lib/sandbox/agent/launcher';
-import { sleep, waitFor } from '../../lib/util/wait';
+import { waitFor } from '../../lib/util/wait';
 import { newClient, testState } from '../helpers/glance';
 
 // Page code runs in the browser; the tests compile without the DOM's types.
@@ -141,19 +141,22 @@ test("preview 'browser' opens the page with the desktop's opener, and never wait
   const bin = path.join(state.stateDir, 'bin');
   const opened = path.join(state.stateDir, 'opened.txt');
   fs.mkdirSync(bin, { recursive: true });
-  // A browser that takes its time: the test must not wait for it. It writes the URL whole
-  // (a rename), so the test never reads a file the shell has created but not yet filled.
-  fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${opened}.part && mv ${opened}.part ${opened}\nsleep 5\n`, { mode: 0o755 });
+  // A browser that never finishes opening: connect() must not wait for it. It writes the URL and its pid whole
+  // (a rename), so the test never reads a file the shell has created but not yet filled, then stays.
+  fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\necho "$$ $1" > ${opened}.part && mv ${opened}.part ${opened}\nexec sleep 600\n`, { mode: 0o755 });
   await withEnv({ CI: undefined, DISPLAY: ':99', PATH: `${bin}:${process.env.PATH}` }, async () => {
-    const started = Date.now();
     const { client, lines } = await connected({ preview: 'browser' });
-    assert.ok(Date.now() - started < 10_000);
     assert.ok(lines.some((l) => l.startsWith('Live preview opened in your browser: http://127.0.0.1:')));
     await waitFor('the opener to be called', () => fs.existsSync(opened), { timeoutMs: 5000 });
-    assert.equal(fs.readFileSync(opened, 'utf8').trim(), client.getPreviewUrl());
+    const [pid, url] = fs.readFileSync(opened, 'utf8').trim().split(' ');
+    try {
+      assert.equal(url, client.getPreviewUrl());
+      assert.doesNotThrow(() => process.kill(Number(pid), 0), 'connect() returned while the opener still runs');
+    } finally {
+      process.kill(Number(pid), 'SIGKILL');
+    }
     await client.disconnect();
   });
-  await sleep(100);
 });
 
 test("preview 'none' starts no VNC server", async () => {

@@ -385,6 +385,7 @@ test("two dialogs with the same button: find takes 'in the 'X' dialog', and the 
 
   // The button's name alone finds one of them; a click on the other needs the window's words.
   const plain = await client.find("the 'OK' button");
+  assert.ok(plain.found(), plain.reason ?? '');
   const [other, title] = plain.centerX! < 683 ? [shipping, 'Shipping'] : [billing, 'Billing'];
   const { gherkin } = await record(client, async (x) => {
     x('mousemove', String(Math.round(other.centerX!)), String(Math.round(other.centerY!)), 'click', '1');

@@ -26,5 +26,5 @@ test("a wait on the screen's changes holds while nothing is drawn, and ends when
   const abandon = new AbortController();
   const abandoned = agent.screenChanges(changed! + 1000, 8000, abandon.signal);
   abandon.abort();
-  await assert.rejects(abandoned);
+  await assert.rejects(abandoned, { name: 'AbortError' });
 });

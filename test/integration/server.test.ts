@@ -266,7 +266,14 @@ test('an agent of your own, registered with glance agents add, is reached throug
     assert.match(wrongOs.stderr, /The agent at 127\.0\.0\.1:\d+ serves a linux desktop, not windows\. Register it with --os linux/);
     const added = add();
     assert.match(added.stdout, /Registered linux agent .* for team default/, added.stderr);
-    assert.doesNotMatch(fs.readFileSync(path.join(it.stateDir, 'glance.db')).toString('latin1'), new RegExp(token), 'the token is not stored in clear');
+    const db = openDb(it.stateDir);
+    const row = db.prepare('SELECT * FROM agents WHERE port = ?').get(port) as Record<string, unknown> | undefined;
+    db.close();
+    assert.ok(row, 'the agent is registered');
+    assert.doesNotMatch(Object.values(row).map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : String(v))).join(' '), new RegExp(token), 'the token is not stored in clear');
+    // Nor anywhere else: the database's file and the write-ahead log that the server's open connection has not yet copied back.
+    const stored = ['glance.db', 'glance.db-wal'].map((name) => path.join(it.stateDir, name)).filter((file) => fs.existsSync(file)).map((file) => fs.readFileSync(file).toString('latin1')).join('');
+    assert.doesNotMatch(stored, new RegExp(token), 'the token is in no page of the database');
 
     delete process.env.GLANCE_AGENT_TOKEN;
     const own = new Client(it.apiKey, { apiRoot: it.server.url, stateDir: it.clientDir, preview: 'none', logging: false, ip: `127.0.0.1:${port}` });
