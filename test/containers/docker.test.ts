@@ -4,6 +4,7 @@ import { execFileSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { fixtureServer, newClient, testState } from '../helpers/glance';
+import { waitFor } from '../../lib/util/wait';
 import { DockerProvider, SANDBOX_LABEL } from '../../lib/sandbox/docker-provider';
 import { SandboxRegistry } from '../../lib/sandbox/registry';
 import { Client, SandboxError } from '../../lib/sdk';
@@ -28,7 +29,7 @@ after(() => {
 
 test('a docker sandbox: a page, a find, a command, the tree and the clip, as in a local one; nothing is left after disconnect', async () => {
   const pages = await fixtureServer();
-  const client = newClient(state, { sandboxBackend: 'docker' });
+  const client = newClient(state, { sandboxBackend: 'docker', dashcam: true });
   try {
     await client.auth();
     const instance = await client.connect({ keepAlive: 0 });
@@ -56,6 +57,9 @@ test('a container killed mid-scenario gives a clear error, and nothing is left r
   const instance = await client.connect({ keepAlive: 0 });
   try {
     execFileSync('docker', ['kill', `glance-${instance.instanceId}`], { stdio: 'ignore' });
+    // Docker's event marks it stopped, before the client asks anything of it.
+    const registry = new SandboxRegistry(state.stateDir);
+    await waitFor("Docker's event to mark the sandbox stopped", () => registry.read(instance.instanceId)?.state === 'stopped', { timeoutMs: 5000 });
     const error = await client.find('Anything', { timeout: 2_000 }).then(() => null, (e: Error) => e);
     assert.ok(error instanceof SandboxError, `the find fails with a SandboxError (${error})`);
     assert.match(error.message, new RegExp(`Sandbox '${instance.instanceId}' is gone: its container ended \\(exit code 137\\).*Connect again for a new sandbox`));
@@ -63,8 +67,6 @@ test('a container killed mid-scenario gives a clear error, and nothing is left r
     await client.disconnect().catch(() => undefined);
   }
   assert.deepEqual(containers(), []);
-  const record = new SandboxRegistry(state.stateDir).read(instance.instanceId);
-  assert.equal(record?.state, 'stopped', "Docker's event marked it stopped");
   const again = newClient(state, { sandboxBackend: 'docker' });
   await again.auth();
   const rejoined = await again.connect({ sandboxId: instance.instanceId }).then(() => null, (e: Error) => e);

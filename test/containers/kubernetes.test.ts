@@ -34,14 +34,14 @@ test("a pod per sandbox, labelled, with its deadline and limits: a page, a find,
   const seed = fs.mkdtempSync(path.join(path.dirname(state.stateDir), 'pod-seed-'));
   fs.writeFileSync(path.join(seed, 'seeded.txt'), 'from the seed\n', { mode: 0o644 });
   const pages = await fixtureServer();
-  const client = newClient(state, { sandboxBackend: 'kubernetes', sandboxHome: seed, environment: { GLANCE_TEST_WORD: 'carried' } });
+  const client = newClient(state, { sandboxBackend: 'kubernetes', sandboxHome: seed, environment: { GLANCE_TEST_WORD: 'carried' }, dashcam: true });
   try {
     await client.auth();
     const started = Date.now();
     const instance = await client.connect({ keepAlive: 0 });
     assert.equal(instance.provider, 'kubernetes');
-    const [pod] = api.pods();
-    assert.equal(pod.metadata.name, `glance-${instance.instanceId}`);
+    const pod = api.pods().find((p) => p.metadata.name === `glance-${instance.instanceId}`)!;
+    assert.ok(pod, 'a pod named after the sandbox');
     assert.equal(pod.metadata.labels[SANDBOX_LABEL], instance.instanceId);
     assert.equal(pod.spec.activeDeadlineSeconds, 4 * 60 * 60, 'the cluster ends the pod at its deadline');
     assert.ok(Math.abs(Date.parse(pod.metadata.annotations['glance.expires']) - (started + 4 * 60 * 60_000)) < 60_000);
@@ -65,7 +65,7 @@ test('a pod whose container dies mid-scenario gives a clear error, and its pod i
   await client.auth();
   const instance = await client.connect({ keepAlive: 0 });
   try {
-    api.killPod(`glance-${instance.instanceId}`);
+    await api.killPod(`glance-${instance.instanceId}`);
     const error = await client.find('Anything', { timeout: 2_000 }).then(() => null, (e: Error) => e);
     assert.ok(error instanceof SandboxError, `the find fails with a SandboxError (${error})`);
     assert.match(error.message, new RegExp(`Sandbox '${instance.instanceId}' is gone: its pod Failed \\(exit code 137, Error\\).*Connect again for a new sandbox`));
@@ -114,7 +114,9 @@ test("'glance serve --backend kubernetes': a team's sandbox is a pod labelled wi
     await client.auth();
     const instance = await client.connect({ keepAlive: 60_000 });
     assert.equal(instance.provider, 'kubernetes');
-    const [pod] = api.pods();
+    // Found by its name: a pod of an earlier test may still be on its way out.
+    const pod = api.pods().find((p) => p.metadata.name === `glance-${instance.instanceId}`)!;
+    assert.ok(pod, 'a pod named after the sandbox');
     assert.equal(pod.metadata.labels['glance.team'], '1');
     assert.equal(pod.metadata.labels[SANDBOX_LABEL], instance.instanceId);
     await client.provision.chrome({ url: `${pages.url}/acme/signup.html` });

@@ -37,7 +37,8 @@ export interface KubeApiStandIn {
   /** The pods as the API server holds them now. */
   pods(): Pod[];
   /** Kills a pod's container, as a node that lost it would (the pod fails with exit code 137). */
-  killPod(name: string): void;
+  /** Kills the pod's container; resolves once it is dead. */
+  killPod(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -257,7 +258,7 @@ export async function kubeApiStandIn(options: StandInOptions = {}): Promise<Kube
     kubeconfig,
     namespace: NAMESPACE,
     pods: () => [...pods.values()],
-    killPod: (name) => { void containers.get(name)?.kill().catch(() => undefined); },
+    killPod: async (name) => { await containers.get(name)?.kill().catch(() => undefined); },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
       for (const watcher of watchers) watcher.end();
