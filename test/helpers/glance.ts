@@ -86,7 +86,9 @@ export function cleanupAfterFile(state: { stateDir: string }, after: (fn: () => 
   after(async () => {
     for (const client of clients) await client.disconnect();
     const registry = new SandboxRegistry(state.stateDir);
-    const left = registry.list().filter((r) => r.state === 'running' && processAlive(r.pid)).map((r) => r.pid);
+    // Local sandboxes only: a container's or a pod's record has no process of this machine (its pid is 0, which
+    // process.kill would take for this process's whole group).
+    const left = registry.list().filter((r) => r.state === 'running' && (r.backend ?? 'local') === 'local' && r.pid > 0 && processAlive(r.pid)).map((r) => r.pid);
     for (const pid of left) process.kill(pid, 'SIGTERM');
     // An agent told to end stops its desktop before it exits: the next file starts on a machine without it.
     await waitFor('the sandboxes left running to end', () => left.every((pid) => !processAlive(pid)), { timeoutMs: 10_000 });
