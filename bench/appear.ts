@@ -6,6 +6,7 @@ import type { Client } from '../lib/sdk';
 import type { Box } from '../lib/types/screen';
 import { clientOnPage, newClient, testState } from '../test/helpers/glance';
 import { Figure, figure } from './stats';
+import { sleep } from '../lib/util/wait';
 
 /**
  * How soon a find that waits for something to appear returns after it is on
@@ -92,7 +93,7 @@ async function latencies(client: Client, test: Case, cache: boolean, holds?: num
       const found = await client.find(test.target, { timeout: 10_000, ...(cache ? {} : { cacheThreshold: -1 }) });
       const foundAt = now();
       // A hold is measured when the loop turns after it: one turn more, for a hold just before the return.
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
       loop.disable();
       holds?.push(loop.max / 1e6);
       if (!found.found()) throw new Error(`${test.name}: '${test.target}' was not found: ${found.reason}`);
@@ -101,7 +102,7 @@ async function latencies(client: Client, test: Case, cache: boolean, holds?: num
       const changes = await observer.report();
       const bound = now() + SETTLE_BOUND_MS;
       while (now() - Math.max(foundAt, changes.at(-1)?.at ?? 0) < SETTLED_MS && now() < bound) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
         changes.push(...(await observer.report()));
       }
       const final = changes.at(-1);
