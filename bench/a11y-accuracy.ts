@@ -31,18 +31,16 @@ const DESKTOP: Screen[] = [
   { source: 'gtk3-demo (GTK 3)', part: 'held', open: (c) => c.provision.app({ command: 'gtk3-demo' }) },
 ];
 const TREES = path.join(__dirname, '.cache', 'a11y-accuracy-trees');
-const WEB_SOURCES: Record<string, Part> = {
-  'spectre.css': 'tune', '@digitallyhappy/backstrap': 'tune', 'black-dashboard': 'tune',
-  'material-dashboard': 'held', 'soft-ui-dashboard': 'held', 'adminbsb-materialdesign': 'held', 'startbootstrap-resume': 'held',
-};
+// Each page's part is its source's in locate-real's sources.json, so that the two benches agree on what was tuned on.
+const WEB_SOURCES = new Set(['spectre.css', '@digitallyhappy/backstrap', 'black-dashboard', 'material-dashboard', 'soft-ui-dashboard', 'adminbsb-materialdesign', 'startbootstrap-resume']);
 
 export async function a11yAccuracyBench(): Promise<Figure[]> {
   const state = testState();
   const sources = loadSources();
-  const web = sources.web.filter((s) => WEB_SOURCES[s.name]);
+  const web = sources.web.filter((s) => WEB_SOURCES.has(s.name));
   const servers = await Promise.all(web.map((s) => serveFolder(ensureSource(s))));
   const screens: Screen[] = [...DESKTOP, ...web.flatMap((s, i) => [...new Set(s.pages.map((p) => p.path))].map((page) => ({
-    source: s.name, part: WEB_SOURCES[s.name], open: (c: Client) => c.provision.chrome({ url: `${servers[i].url}/${page}` }),
+    source: s.name, part: s.part, open: (c: Client) => c.provision.chrome({ url: `${servers[i].url}/${page}` }),
   })))];
   const auto = newClient(state, { cache: false, logging: false });
   let ocr: Client | null = null;
