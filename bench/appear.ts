@@ -1,11 +1,10 @@
-import { ChildProcess, spawn } from 'child_process';
 import path from 'path';
-import readline from 'readline';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import type { Client } from '../lib/sdk';
 import type { Box } from '../lib/types/screen';
 import { clientOnPage, newClient, testState } from '../test/helpers/glance';
 import { Figure, figure } from './stats';
+import { now, Observer } from './appear/paint-observer';
 import { sleep } from '../lib/util/wait';
 
 /**
@@ -22,40 +21,6 @@ const TRIALS = 7;
 /** The target's region holds still this long after its last change: it shows its final frame. */
 const SETTLED_MS = 300;
 const SETTLE_BOUND_MS = 3000;
-const now = () => performance.timeOrigin + performance.now();
-
-/** The observer, watching one region of a display. */
-class Observer {
-  private readonly lines: AsyncIterator<string>;
-
-  private constructor(private readonly child: ChildProcess) {
-    this.lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  }
-
-  static async start(display: string, box: Box): Promise<Observer> {
-    const child = spawn(process.execPath, [path.join(HERE, 'observer.js'), display, ...[box.x, box.y, box.width, box.height].map(String)], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const observer = new Observer(child);
-    await observer.answer(); // ready
-    return observer;
-  }
-
-  private async answer(): Promise<string> {
-    const next = await this.lines.next();
-    if (next.done) throw new Error('the paint observer ended early');
-    return next.value;
-  }
-
-  /** The region's changes since the last report: when, and to what. */
-  async report(): Promise<{ at: number; hash: string }[]> {
-    this.child.stdin!.write('report\n');
-    return JSON.parse(await this.answer());
-  }
-
-  stop(): void {
-    this.child.stdin!.end();
-    this.child.kill();
-  }
-}
 
 interface Case {
   name: string;
