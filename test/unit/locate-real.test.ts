@@ -196,13 +196,15 @@ test('desktop screens: the accessibility tree gives the same elements, fields la
     node(':1/9', 'check box', 'Icon View', box(539, 175, 32, 31)),
     // A window's title shows in the bar the window manager draws above it.
     node(':1', 'frame', 'Demo window', box(300, 150, 640, 480)),
+    // A heading the screen's bottom edge cuts: its box, cut to the screen, fits; the tree says it is partly off.
+    node(':1/10', 'heading', 'Nick Daniel', box(1080, 757, 71, 11), { partlyOffScreen: true }),
   ], { width: 1366, height: 768 });
   assert.deepEqual(snap.elements.map((e) => `${e.kind}:${e.text}`), [
     'button:Save', 'text:Name', 'field:Name', 'checkbox:Remember me', 'link:Section 0', 'link:Section 1', 'link:Section 2', 'button:usr',
   ]);
   assert.equal(snap.elements[2].value, 'Alice');
   assert.deepEqual(snap.texts.filter((t) => t.text === 'Save').map((t) => !!t.unsure), [false, true]);
-  assert.deepEqual(snap.texts.filter((t) => t.unsure).map((t) => t.text), ['Undo', 'Save', 'Maps', 'Icon View', 'Demo window']);
+  assert.deepEqual(snap.texts.filter((t) => t.unsure).map((t) => t.text), ['Undo', 'Save', 'Maps', 'Icon View', 'Nick Daniel', 'Demo window']);
   assert.deepEqual(snap.texts.find((t) => t.text === 'Demo window')!.box, box(300, 128, 640, 22));
   assert.ok(snap.allText.includes('off screen'), 'hidden names still keep negatives away');
 });

@@ -116,8 +116,9 @@ export function snapshotFromTree(nodes: A11yNode[], screen: { width: number; hei
     const label = node.labelledBy.map((p) => byPath.get(p)).find((l) => l && onScreen(l) && norm(l.name || l.value) && !sharedTitle(l, node));
     const text = field ? shown(label?.name || label?.value) : shown(node.name || node.value);
     if (!field && !text) continue;
-    // No target where the text may not show, but a copy of it all the same when copies are counted.
-    if (cut.has(node) || (!field && showsIcon(kind, text, node.box))) {
+    // No target where the text may not show, but a copy of it all the same when copies are counted. A node the
+    // screen's edge cuts has its box cut to the screen, so it looks whole: the tree says it is not.
+    if (cut.has(node) || node.partlyOffScreen || (!field && showsIcon(kind, text, node.box))) {
       if (text) unsure.push({ text, box: node.box, unsure: true });
       continue;
     }
