@@ -1,6 +1,6 @@
 import { AgentClient } from '../sandbox/agent-client';
 import { sandboxAlive, SandboxRegistry } from '../sandbox/registry';
-import { reapLeftovers } from '../sandbox/local-provider';
+import { localSandboxEnded, reapLeftovers } from '../sandbox/local-provider';
 import { parseFlags } from './flags';
 import { defaultStateDir } from '../config/state-dir';
 
@@ -28,6 +28,7 @@ export async function sandboxesCommand(args: string[]): Promise<number> {
       const agent = new AgentClient({ host: '127.0.0.1', port: record!.port, token: record!.token });
       try {
         await agent.call('POST', '/terminate', undefined, 5_000);
+        await localSandboxEnded(registry, record!.id);
         console.log(`Stopped ${record!.id}.`);
       } catch {
         reapLeftovers(record!);

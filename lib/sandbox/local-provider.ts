@@ -6,6 +6,7 @@ import { processAlive, sandboxAlive, SandboxRecord, SandboxRegistry } from './re
 import { newSandboxIdentity, rejoinRecord, supervisorConfig, SandboxBackend } from './backend';
 import { ProcessIdentity, readProcess, sameProcess } from './process-identity';
 import { sandboxRuntimeDir } from './runtime-dir';
+import { sleep } from '../util/wait';
 
 export interface LocalSandboxSpec {
   width: number;
@@ -86,8 +87,10 @@ export class LocalProvider implements SandboxBackend {
     return localSandboxAlive(this.registry, id);
   }
 
-  /** A local sandbox told to stop ends itself (its supervisor takes every child down), and records that. */
-  async removed(): Promise<void> {}
+  /** Waits until a sandbox told to stop has ended itself (see localSandboxEnded). */
+  async removed(id: string): Promise<void> {
+    await localSandboxEnded(this.registry, id);
+  }
 
   /** The registry's running records whose supervisor is gone are cleaned up and recorded as stopped; the rest are returned. */
   async reconcile(): Promise<string[]> {
@@ -114,6 +117,29 @@ export function localSandboxAlive(registry: SandboxRegistry, id: string): boolea
   reapLeftovers(record);
   registry.markStopped(id, 'found dead: its agent process is gone');
   return false;
+}
+
+/** How long a supervisor told to stop may take to end its desktop: its programs get 0.5 s, the dashcam's clip the rest. */
+const END_BOUND_MS = 10_000;
+/** A supervisor gives no sign of its end to a process that is not its parent: its pid is looked at this often. */
+const END_POLL_MS = 10;
+
+/**
+ * Waits until a local sandbox told to stop has ended: its supervisor takes
+ * every program and its X server down, records the end and exits. Until then
+ * it still writes to the state folder, so a caller that returned sooner would
+ * leave a process behind it. One that is not gone within `boundMs` is killed
+ * with what it left, and recorded as stopped.
+ */
+export async function localSandboxEnded(registry: SandboxRegistry, id: string, boundMs = END_BOUND_MS): Promise<void> {
+  const record = registry.read(id);
+  if (!record || (record.backend ?? 'local') !== 'local') return;
+  const running = () => (['agent', 'xvfb'] as const).some((role) => pidOf(record, role) > 0 && processAlive(pidOf(record, role)) && isSandboxProcess(record, role));
+  const deadline = Date.now() + boundMs;
+  while (running() && Date.now() < deadline) await sleep(END_POLL_MS);
+  if (!running()) return;
+  reapLeftovers(record);
+  registry.markStopped(id, `did not end within ${boundMs / 1000} s of being told to stop, so it was killed`);
 }
 
 type Role = 'agent' | 'xvfb';

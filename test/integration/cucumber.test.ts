@@ -6,6 +6,7 @@ import path from 'path';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../../lib/sandbox/agent/launcher';
 import { openDb } from '../../lib/store/db';
+import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
 import sharp from 'sharp';
 import { CUCUMBER_BIN as cucumberBin, REPO_ROOT, testState } from '../helpers/glance';
 import { STEP_EVIDENCE } from '../../lib/report/step-evidence';
@@ -42,6 +43,8 @@ test('the expected failure says what was looked for and what was seen, writes no
   const glance = (...args: string[]) => spawnSync(process.execPath, ['bin/glance.js', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8' }).stdout;
   assert.match(glance('sandboxes', 'list'), new RegExp(`${rejoin![1]}\\s+running`), 'the failed sandbox is still running');
   assert.match(glance('sandboxes', 'stop', rejoin![1]), /Stopped/);
+  const stopped = new SandboxRegistry(state.stateDir).read(rejoin![1])!;
+  assert.ok(stopped.state === 'stopped' && !processAlive(stopped.pid) && !processAlive(stopped.xvfbPid), 'stopped means ended: nothing of it runs on');
   const [feature] = JSON.parse(fs.readFileSync(json, 'utf8'));
   const failed = feature.elements[0].steps.find((s: any) => s.result.status === 'failed');
   assert.match(failed.name, /Order confirmed/);
