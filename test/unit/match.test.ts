@@ -139,8 +139,10 @@ test('a word of code found nowhere whole is found among the tokens of a longer o
   assert.equal(findText(lines, 'Heading')[0].box.x, 132 + 12 * 8);
   assert.equal(findText(lines, 'col')[0].text, '"col"', 'quotes are no part of what is compared');
   assert.deepEqual(findText(lines, 'cols'), [], 'a token is compared whole');
-  // Found whole elsewhere, a token is not looked for.
-  assert.equal(findText(groupLines([...lines[0].words, word('Heading', 100, 40)]), 'Heading').length, 1);
+  // Found whole elsewhere, a token is not looked for; where copies are counted (an ordinal), it is one of them.
+  const withProse = groupLines([...lines[0].words, word('Heading', 100, 40)]);
+  assert.equal(findText(withProse, 'Heading').length, 1);
+  assert.deepEqual(findText(withProse, 'Heading', { everyCopy: true }).map((m) => m.box.y), [40, 300]);
 });
 
 test('two badges read as one word that runs digits into letters are each found in it; a name like x86 is not cut', () => {
@@ -160,9 +162,13 @@ test('with symbols asked for, the copies that show them are the ones counted for
   assert.deepEqual(copiesCounted(found, 'Sales').map((c) => c.box.y), [100, 650, 700, 760, 820], 'without symbols asked for, every copy counts');
   // None read with the colon: the copies read without it still count.
   assert.equal(copiesCounted([candidate('Sales', 100), candidate('Sales', 200)], 'Sales:').length, 2);
+  // A quoted text asked for: the quoted copies (an attribute's value in code), not the word in prose or a value cut short.
+  const code = [candidate('tab-item', 420), candidate('"tab-item', 550), candidate('"tab-item"', 610), candidate('\u201ctab-item"', 670)];
+  assert.deepEqual(copiesCounted(code, '"tab-item"').map((c) => c.box.y), [610, 670]);
+  assert.equal(copiesCounted(code, 'tab-item').length, 4, 'without quotes asked for, every copy counts');
 });
 
-test('a glyph read inside its own ring is a whole label: page numbers side by side make no phrase', () => {
+test('a glyph read inside its own ring is a whole label: page numbers side by side make no phrase, and a count on a badge ends its label', () => {
   const ringed = (text: string, x: number) => ({ ...word(text, x, 200, 36), height: 36, enclosed: true });
   const lines = groupLines([ringed('4', 100), ringed('5', 140), ringed('>', 180)]);
   assert.deepEqual(lines[0].words.map((w) => w.text), ['4', '5', '>'], 'a lone symbol in a ring is kept');
@@ -170,6 +176,10 @@ test('a glyph read inside its own ring is a whole label: page numbers side by si
   assert.equal(five.text, '5');
   assert.ok(five.standalone);
   assert.deepEqual(findText(lines, '4 5'), []);
+  // A label and its count on a badge after it are one text: 'Item 2'.
+  const badge = { ...word('2', 92, 198, 18), height: 18, enclosed: true };
+  const [item] = findText(groupLines([word('Item', 60, 200, 25), badge, word('Item', 160, 200, 25)]), 'Item 2');
+  assert.deepEqual([item?.text, item?.box.x], ['Item 2', 60]);
 });
 
 test('an item of a menu bar is set apart from its neighbours, a word of a sentence is not', () => {

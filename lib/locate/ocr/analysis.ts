@@ -171,7 +171,7 @@ export const STANDALONE_BONUS = 0.03;
 /** How much normalising (case, edge punctuation, OCR confusions) can bring two lengths closer. */
 const LENGTH_SLACK = 0.1;
 
-export function findText(lines: Line[], wanted: string): TextMatch[] {
+export function findText(lines: Line[], wanted: string, { everyCopy = false }: { everyCopy?: boolean } = {}): TextMatch[] {
   const wantedWords = wanted.trim().split(/\s+/).length;
   const oneWord = wantedWords === 1;
   const wantedLength = normalise(wanted).length;
@@ -182,8 +182,8 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
       for (let n = 1; n <= Math.min(words.length - i, wantedWords + 1); n++) {
         const run = words.slice(i, i + n);
         if (n > 1) {
-          // A glyph in its own ring is a whole label: no phrase runs through it.
-          if (run.some((w) => w.enclosed)) break;
+          // A glyph in its own ring is a whole label: no phrase runs through it. It may end one: a label's count on its badge ('Item 2').
+          if (run.slice(0, -1).some((w) => w.enclosed)) break;
           const prev = run[n - 2];
           const gap = run[n - 1].x - right(prev);
           if (gap > Math.max(prev.height, run[n - 1].height) * 2.5) break;
@@ -209,8 +209,9 @@ export function findText(lines: Line[], wanted: string): TextMatch[] {
       }
     }
   }
-  // Code runs its tokens together ('scope="col">Heading</th>'): a one-word text found nowhere whole is looked for among them.
-  if (oneWord && !matches.length) matches.push(...tokensWithin(lines, wanted, needed));
+  // Code runs its tokens together ('scope="col">Heading</th>'): a one-word text found nowhere whole is looked for among
+  // them, and so is every copy of one whose copies are counted (an ordinal: the second 'class' of a code sample).
+  if (oneWord && (everyCopy || !matches.length)) matches.push(...tokensWithin(lines, wanted, needed));
   // A label too long for its button or cell wraps: a text found on no one line is looked for across two.
   if (!oneWord && !matches.length) matches.push(...wrapped(lines, wanted, wantedWords, needed));
   matches.sort((a, b) => b.score - a.score);
@@ -337,6 +338,13 @@ export function keepsSymbols(read: string, wanted: string): boolean {
   const symbols = wanted.replace(new RegExp(`[\\p{L}\\p{N}\\s.,${QUOTE_MARKS}]`, 'gu'), '');
   return [...symbols].every((symbol) => read.includes(symbol));
 }
+
+/** Whether a read is quoted where the wanted text is: '"tab-item"' asked for is the attribute value in code, not the word in prose. */
+export function keepsQuotes(read: string, wanted: string): boolean {
+  return !QUOTED.test(wanted.trim()) || QUOTED.test(read.trim());
+}
+
+const QUOTED = new RegExp(`^[${QUOTE_MARKS}].*[${QUOTE_MARKS}]$`, 'u');
 
 /**
  * Two neighbouring words belong to one phrase when the gap between them is

@@ -1,7 +1,7 @@
 import { Box, bottom, centerX, centerY, contains, distanceTo, pad, readingOrder } from '../geometry';
 import { Candidate, Capability, EngineContext, LocateEngine, Screen, ScreenMoved, Verdict } from '../engine';
 import { Query, roleWordInside, withWholeText } from '../query';
-import { analyse, Analysis, SeenScreens, findText, Line, groupLines, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
+import { analyse, Analysis, SeenScreens, findText, Line, groupLines, keepsQuotes, keepsSymbols, phrases, rereadLine, STANDALONE_BONUS, suspectLines, TextMatch } from './analysis';
 import {
   badgeLike, COMPACT_RATIO, faceAround, fieldNear, holdsOtherWords, holdsWordsBeside, inputLike, labelsShare, offCentre, overWord, ownFace,
   TEXT_AREA_HEIGHT, toggleNear, valueBelow,
@@ -36,6 +36,8 @@ const PEER_MARGIN = 0.2;
 
 /** Texts this short (a page number, a badge's count, a symbol) are looked for inside rings too. */
 const RINGED_TEXT = 4;
+/** A label with its badge's count ('Inbox 3', 'Item 2'): the count may stand on a disc of its own. */
+const ENDS_IN_COUNT = /\S\s+\d{1,3}$/;
 
 /** How sure the reading of a ring's glyph must be to count. */
 const RING_SURE = 60;
@@ -113,8 +115,8 @@ export class OcrEngine implements LocateEngine {
     const texts = [asked.text, asked.wholeText, asked.relation?.anchor, asked.column].filter((t): t is string => !!t);
     const shortest = texts.length ? Math.min(...texts.map((t) => t.length)) : 0;
     const readLines = analysis.gapsRead ? null : this.gapReader(analysis);
-    // A second look: the detector's lines the first read missed, and for a short text, the glyphs inside rings.
-    const ringsToRead = shortest > 0 && shortest <= RINGED_TEXT && !analysis.ringsRead;
+    // A second look: the detector's lines the first read missed, and for a short text or a label with its count, the glyphs inside rings.
+    const ringsToRead = shortest > 0 && (shortest <= RINGED_TEXT || texts.some((t) => ENDS_IN_COUNT.test(t.trim()))) && !analysis.ringsRead;
     const secondLook = !!readLines || ringsToRead;
     // Lines read again closer up (the costlier check) wait for the second look, when there is one.
     const found = await this.locateIn(analysis, context, asked, options, !secondLook);
@@ -203,10 +205,11 @@ export class OcrEngine implements LocateEngine {
       candidates = phrases(analysis.lines, near!.box).map((p) => this.toControl(analysis, p, query)).filter((c): c is Candidate => c !== null);
       if (query.role === 'button') candidates = candidates.filter((c) => /control around/.test(c.reason));
     } else {
-      let matches = findText(analysis.lines, query.text);
-      if (!matches.length) matches = await this.reread(analysis, context.screen, query.text, deadline);
+      const everyCopy = query.ordinal !== null || Boolean(options.all);
+      let matches = findText(analysis.lines, query.text, { everyCopy });
+      if (!matches.length) matches = await this.reread(analysis, context.screen, query.text, deadline, [], everyCopy);
       // An ordinal counts copies: one misread by a letter or two ('isc' for 'MISC') is read again closer up.
-      else if (query.ordinal !== null) matches = [...matches, ...(await this.reread(analysis, context.screen, query.text, deadline, matches))];
+      else if (query.ordinal !== null) matches = [...matches, ...(await this.reread(analysis, context.screen, query.text, deadline, matches, everyCopy))];
       // A tab or a menu item is a whole label; in a bar, one set apart from its neighbours is as whole as a phrase.
       if (query.role && WHOLE_LABEL_ROLES.includes(query.role)) matches = matches.filter((m) => m.setApart).map((m) => (m.standalone ? m : { ...m, score: Math.min(1, m.score + STANDALONE_BONUS) }));
       candidates = matches.map((m) => this.toControl(analysis, m, query)).filter((c): c is Candidate => c !== null);
@@ -291,14 +294,14 @@ export class OcrEngine implements LocateEngine {
    * own slip closer up ('Tao' for a large 'Tab'): where that finds nothing,
    * the lines most like the text are read by PaddleOCR's recogniser too.
    */
-  private async reread(analysis: Analysis, screen: Screen, wanted: string, deadline: number, found: TextMatch[] = []): Promise<TextMatch[]> {
+  private async reread(analysis: Analysis, screen: Screen, wanted: string, deadline: number, found: TextMatch[] = [], everyCopy = false): Promise<TextMatch[]> {
     if (Date.now() >= deadline) return [];
     const holdsFound = (line: Line) => line.words.some((w) => found.some((m) => contains(m.box, centerX(w), centerY(w))));
     const lines = analysis.lines.filter((line) => !holdsFound(line));
     const isNew = (m: TextMatch) => !found.some((f) => contains(f.box, centerX(m.box), centerY(m.box)));
     // Asked for together, so that both workers read; each waits its turn and gives up at the deadline.
     const reread = await Promise.all(suspectLines(lines, wanted, { unsure: !detectorLooked(analysis) }).map((box) => rereadLine(analysis.prepared, box, this.reader, deadline)));
-    const matches = findText(groupLines(reread.flat()), wanted).filter(isNew);
+    const matches = findText(groupLines(reread.flat()), wanted, { everyCopy }).filter(isNew);
     // Only for a text found nowhere: a second reader's slips must not add copies to count.
     if (matches.length || found.length || this.readerChoice !== 'tesseract+paddle' || Date.now() >= deadline) return matches;
     const closest = suspectLines(lines, wanted, { unsure: false, least: SECOND_READER_SIMILARITY }, SECOND_READER_LINES);
@@ -406,12 +409,13 @@ function asDetectedLine(box: Box): TextLine {
  * The candidates findAll and ordinals count: those about as good as the best
  * one, in reading order (with five 'Remove' buttons on screen, the word
  * 'removed' in a notice is no sixth). With 'Sales:' asked for, the copies read
- * with the colon are the ones counted: the column label 'Sales' is another text.
+ * with the colon are the ones counted: the column label 'Sales' is another text;
+ * with '"tab-item"', the quoted ones.
  */
 export function copiesCounted(candidates: Candidate[], wanted: string | null): Candidate[] {
   const best = Math.max(0, ...candidates.map((c) => c.confidence));
   const peers = readingOrder(candidates.filter((c) => c.confidence >= best - PEER_MARGIN));
-  const withSymbols = wanted ? peers.filter((c) => keepsSymbols(c.text ?? '', wanted)) : [];
+  const withSymbols = wanted ? peers.filter((c) => keepsSymbols(c.text ?? '', wanted) && keepsQuotes(c.text ?? '', wanted)) : [];
   return withSymbols.length ? withSymbols : peers;
 }
 
