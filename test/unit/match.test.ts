@@ -129,7 +129,7 @@ test('the symbols asked for rank first, and a word read in two pieces is one wor
   assert.deepEqual(findText(groupLines([word('but', 100, 50), word('ton', 160, 50)]), 'button'), []);
 });
 
-test('a word of code found nowhere whole is found among the tokens of a longer one', () => {
+test('a word of code is found among the tokens of a longer one: where it stands nowhere whole, as a copy an ordinal counts, and when asked for in quotes', () => {
   // 'scope="col">Heading</th>' read as one word, 8 px a character.
   const code = '<th scope="col">Heading</th>';
   const lines = groupLines([word('<th', 100, 300, 24), word(code.slice(4), 132, 300, 8 * (code.length - 4))]);
@@ -143,6 +143,9 @@ test('a word of code found nowhere whole is found among the tokens of a longer o
   const withProse = groupLines([...lines[0].words, word('Heading', 100, 40)]);
   assert.equal(findText(withProse, 'Heading').length, 1);
   assert.deepEqual(findText(withProse, 'Heading', { everyCopy: true }).map((m) => m.box.y), [40, 300]);
+  // A quoted text is the quoted token ('"col"', an attribute's value), ahead of the word in the prose.
+  const [quoted] = findText(groupLines([...lines[0].words, word('col', 100, 40)]), '"col"');
+  assert.deepEqual([quoted.text, quoted.box.y], ['"col"', 300]);
 });
 
 test('two badges read as one word that runs digits into letters are each found in it; a name like x86 is not cut', () => {

@@ -168,6 +168,9 @@ const boxOf = (words: OcrWord[]): Box => {
 /** What a whole phrase scores above the same words inside a longer one. */
 export const STANDALONE_BONUS = 0.03;
 
+/** What a copy loses that lacks the symbols or the quotes asked for: the word 'Button' when '<button>' is asked for. */
+const OTHER_SYMBOLS = 0.05;
+
 /** How much normalising (case, edge punctuation, OCR confusions) can bring two lengths closer. */
 const LENGTH_SLACK = 0.1;
 
@@ -203,15 +206,16 @@ export function findText(lines: Line[], wanted: string, { everyCopy = false }: {
           // Among equally similar runs, prefer the exact spelling (capitals included), the symbols asked for ('<button>' in code over
           // the word 'Button' in a heading) and a whole phrase.
           const score = Math.min(1, similar - (text === wanted.trim() ? 0 : 0.01) - (otherCapitals(text, wanted) ? OTHER_CAPITALS : 0) -
-            (keepsSymbols(text, wanted) ? 0 : 0.05) - (standalone ? 0 : STANDALONE_BONUS));
+            (keepsSymbols(text, wanted) && keepsQuotes(text, wanted) ? 0 : OTHER_SYMBOLS) - (standalone ? 0 : STANDALONE_BONUS));
           matches.push({ box: boxOf(run), text, score, standalone, setApart, ocrConfidence: run.reduce((s, w) => s + w.confidence, 0) / n });
         }
       }
     }
   }
   // Code runs its tokens together ('scope="col">Heading</th>'): a one-word text found nowhere whole is looked for among
-  // them, and so is every copy of one whose copies are counted (an ordinal: the second 'class' of a code sample).
-  if (oneWord && (everyCopy || !matches.length)) matches.push(...tokensWithin(lines, wanted, needed));
+  // them, and so is every copy of one whose copies are counted (an ordinal: the second 'class' of a code sample), and a
+  // quoted one ('"table"': an attribute's value, where the word 'table' stands whole in the prose above).
+  if (oneWord && (everyCopy || !matches.length || QUOTED.test(wanted.trim()))) matches.push(...tokensWithin(lines, wanted, needed));
   // A label too long for its button or cell wraps: a text found on no one line is looked for across two.
   if (!oneWord && !matches.length) matches.push(...wrapped(lines, wanted, wantedWords, needed));
   matches.sort((a, b) => b.score - a.score);
@@ -304,7 +308,8 @@ function tokensWithin(lines: Line[], wanted: string, needed: number): TextMatch[
         const similar = token && token.length < characters.length ? similarity(token, wanted) : 0;
         if (similar < needed) continue;
         const box = { x: word.x + start * share, y: word.y, width: (end - start) * share, height: word.height };
-        found.push({ box, text: token, score: similar - STANDALONE_BONUS, standalone: false, setApart: false, ocrConfidence: word.confidence });
+        const score = similar - STANDALONE_BONUS - (keepsQuotes(token, wanted) ? 0 : OTHER_SYMBOLS);
+        found.push({ box, text: token, score, standalone: false, setApart: false, ocrConfidence: word.confidence });
       }
     }
   }
