@@ -110,6 +110,17 @@ export class ElementCache {
     return path.join(this.stateDir, 'cache');
   }
 
+  /**
+   * Whether a lookup could answer for the partition at all: an element
+   * cached, or with `absences`, the element noted absent. A find of one that
+   * holds neither asks the engines from its first look.
+   */
+  holds(partition: Partition, absences: boolean): boolean {
+    if (this.db().hasEntries(partition.key, partition.description, partition.os, partition.resolution)) return true;
+    return absences && this.db().assertionsStarting(partition.key, absence(partition.description, ''), partition.os, partition.resolution)
+      .some((r) => isAbsenceOf(r.statement, partition.description));
+  }
+
   /** The cached element for a find, when the screen and its crop still match (see lookupAll for `wholeScreen`). */
   lookup(partition: Partition, screen: Screen, thresholds: CacheThresholds, wholeScreen = true): CacheLookup {
     const group = this.lookupAll(partition, screen, thresholds, wholeScreen);

@@ -81,6 +81,12 @@ export class CacheStore {
     return [...groups.values()].sort((a, b) => used(b) - used(a));
   }
 
+  /** Whether any element is cached for the partition: a find of one that holds none gains nothing from a lookup. */
+  hasEntries(key: string, description: string, os: string, resolution: string): boolean {
+    return !!this.db.prepare('SELECT 1 FROM cache_entries WHERE cache_key = ? AND description = ? AND os = ? AND resolution = ? LIMIT 1')
+      .get(key, description, os, resolution);
+  }
+
   get(id: number): CacheRow | null {
     return (this.db.prepare('SELECT * FROM cache_entries WHERE id = ?').get(id) as CacheRow | undefined) ?? null;
   }

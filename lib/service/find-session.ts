@@ -68,7 +68,9 @@ export class FindSession {
 
   async locate(request: LocateRequest): Promise<LocateResult> {
     const partition = this.partition(wrapDescription(request.description, request.type), request);
-    const lookup = partition ? (screen: Screen, first: boolean) => this.cacheLook(partition, screen, request, first) : undefined;
+    // A cache that holds nothing for the description is not consulted: the engines start with the first look.
+    const lookup = partition && this.cache.holds(partition, request.timeout === 0)
+      ? (screen: Screen, first: boolean) => this.cacheLook(partition, screen, request, first) : undefined;
     const modelCalls: ModelCall[] = [];
     const onModelCall = (call: ModelCall) => { modelCalls.push(call); };
     const outcome = await runFind({
@@ -219,7 +221,7 @@ export class FindSession {
     const readers = new EngineChain('auto', this.chain.engines.filter((e) => !e.judge));
     const missing: string[] = [];
     for (const text of texts) {
-      const outcome = await runFind({ chain: readers, capture: async () => screen, sandbox: this.agent, log: () => undefined },
+      const outcome = await runFind({ chain: readers, capture: async () => screen, screenGiven: true, sandbox: this.agent, log: () => undefined },
         `The text "${text}"`, { timeout: 0, type: 'any', zoom: false, verify: false, ai });
       if (!outcome.candidate) missing.push(text);
     }

@@ -83,6 +83,8 @@ export interface FindInputs extends ChangeSource {
   lookup?: (screen: Screen, wholeScreen: boolean) => CacheLookup | Promise<CacheLookup>;
   /** Told of every vision-model call. */
   onModelCall?: (call: ModelCall) => void;
+  /** `capture` gives a screen taken before the find: no engine reads ahead of it. */
+  screenGiven?: boolean;
 }
 
 type Early = Map<LocateEngine, Promise<unknown>> | undefined;
@@ -132,6 +134,8 @@ export async function runFind(inputs: FindInputs, description: string, settings:
   const query = parseQuery(wrapped);
   const started = Date.now();
   const deadline = started + settings.timeout;
+  // A look, once begun, has its time even past the find's deadline (a find with no timeout looks once, whole).
+  const lookDeadline = () => Math.max(deadline, Date.now() + RETRY_CEILING_MS);
   let attempts = 0;
   let best: Candidate | null = null;
   let engine: LocateEngine | null = null;
@@ -157,9 +161,9 @@ export async function runFind(inputs: FindInputs, description: string, settings:
   });
   // The change count a wait for a change ended on: the next look's mark, without asking again.
   let woke: number | null | undefined;
-  // A find waiting for an element the cache does not hold will ask the engines at the next look:
-  // the tree is read while the screen is captured, not after.
-  const earlyRead = new EarlyRead(() => (attempts > 0 && sandbox && !cache?.candidate && !cache?.evictStale ? chain.beforeCapture(sandbox, deadline, query) : undefined));
+  // A look that will ask the engines reads the tree while the screen is captured, not after: every look
+  // of a find with no cache to consult, and the looks after the first of a find the cache did not answer.
+  const earlyRead = new EarlyRead(() => ((attempts > 0 || !lookup) && sandbox && !inputs.screenGiven && !cache?.candidate && !cache?.evictStale ? chain.beforeCapture(sandbox, lookDeadline(), query) : undefined));
   // The screen a look was left for, captured when it moved (its tree read begun before): the next look's own.
   let movedTo: MovedScreen<Early> | null = null;
   for (;;) {
@@ -203,7 +207,7 @@ export async function runFind(inputs: FindInputs, description: string, settings:
       if (stale && (attempts > 1 || cache?.evictStale)) stale.check().catch(() => undefined);
       try {
         pixelsDue = Date.now() < treeFirstUntil && chain.engines.some((e) => e.exact && e.name === cache?.foundBy);
-        const context = { screen, sandbox, deadline: Math.max(deadline, Date.now() + RETRY_CEILING_MS), ai: settings.ai, onModelCall, stale, exactOnly: pixelsDue, early };
+        const context = { screen, sandbox, deadline: lookDeadline(), ai: settings.ai, onModelCall, stale, exactOnly: pixelsDue, early };
         const result = await timed(phases, 'engine', () => chain.attempt(context, query, settings));
         if (result.engine) engine = result.engine;
         if (result.candidate) {

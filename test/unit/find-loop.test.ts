@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { EngineChain } from '../../lib/locate/chain';
 import type { EngineContext, LocateEngine } from '../../lib/locate/engine';
 import type { Screen } from '../../lib/types/screen';
-import { runFind } from '../../lib/service/find';
+import { RETRY_CEILING_MS, runFind } from '../../lib/service/find';
 import type { CacheLookup } from '../../lib/cache/element-cache';
 
 /** A 64x64 screen of one grey: the old page, then the new one. */
@@ -247,10 +247,10 @@ test('a find with no time to wait reads the pixels at once, cached element or no
 });
 
 /** A tree engine whose reads begun before a capture are told apart: each gives the tree's version at its start. */
-function treeReadEarly(version: () => string, events: string[]) {
+function treeReadEarly(version: () => string, events: string[], deadlines: number[] = []) {
   const tree: LocateEngine = {
     name: 'a11y', capabilities: ['text'], exact: true,
-    beforeCapture: async () => { events.push('tree read begun'); return version(); },
+    beforeCapture: async (_sandbox, deadline) => { events.push('tree read begun'); deadlines.push(deadline); return version(); },
     locate: async (context: EngineContext) => {
       const early = context.early?.get(tree);
       events.push(early ? 'looked with the early read' : 'looked');
@@ -286,6 +286,28 @@ test('a find waiting for an element the cache does not hold reads the tree while
   // The count the wait ended on marks the second look: it is not asked for again.
   assert.deepEqual(events.filter((e) => e !== 'asked the count'), ['captured', 'looked', 'tree read begun', 'captured', 'looked with the early read']);
   assert.equal(events[events.indexOf('looked') + 1], 'tree read begun', events.join(', '));
+});
+
+test('a find with no cache to consult reads the tree while its first screen is captured, with a whole look\'s time though it does not wait', async () => {
+  const events: string[] = [];
+  const deadlines: number[] = [];
+  const capture = async () => { events.push('captured'); return screenOf(200); };
+  const started = Date.now();
+  // A screen that holds still: the sandbox counts no drawing.
+  const outcome = await runFind({ chain: new EngineChain('auto', [treeReadEarly(() => 'shown', events, deadlines)]), capture, changes: changeCounter().changes, sandbox: aSandbox, log: () => undefined },
+    "'Order confirmed'", { timeout: 0, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.engine, 'a11y', outcome.rejection ?? '');
+  assert.deepEqual(events, ['tree read begun', 'captured', 'looked with the early read']);
+  // Bounded by the find's own deadline (now), the tree's read would be cut to its shortest and miss what it had not reached.
+  assert.ok(deadlines[0] - started >= RETRY_CEILING_MS, `the read's deadline ${deadlines[0] - started} ms after the start`);
+});
+
+test('a find on a screen captured before it reads no tree ahead: there is no capture to read beside', async () => {
+  const events: string[] = [];
+  const outcome = await runFind({ chain: new EngineChain('auto', [treeReadEarly(() => 'shown', events)]), capture: async () => screenOf(200), changes: changeCounter().changes, screenGiven: true, sandbox: aSandbox, log: () => undefined },
+    "'Order confirmed'", { timeout: 0, type: null, zoom: false, verify: false, ai: {} } as never);
+  assert.equal(outcome.candidate?.engine, 'a11y', outcome.rejection ?? '');
+  assert.deepEqual(events, ['looked']);
 });
 
 test('a find waiting for an element the cache holds reads no tree ahead: the cache may answer', async () => {
