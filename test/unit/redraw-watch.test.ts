@@ -36,7 +36,7 @@ function loadHeardAllAtOnce(heardAfterMs: number, askedAt: () => number, framesD
     hasBrowser: () => true,
     loadingSince: () => false,
     loadedSince: (since) => heard && askedAt() >= since,
-    inputHandled: () => new Promise((resolve) => setTimeout(() => { heard = true; resolve(); }, heardAfterMs)),
+    inputReported: () => new Promise<void>((resolve) => setTimeout(() => { heard = true; resolve(); }, heardAfterMs)),
     framesDrawn,
   };
 }
@@ -125,7 +125,7 @@ test('redraw: a screen that holds still because the machine draws no frames is n
 test('redraw: a click the page reports late is awaited on the screen after the report, not taken as changing nothing', async () => {
   // A page just opened handles its first click late: it reports it 60 ms on, and its change shows 15 ms after.
   const screen = screenPaintingAfter(75);
-  const pages: PageActivity = { ...NO_PAGES, hasBrowser: () => true, inputHandled: () => new Promise((resolve) => setTimeout(resolve, 60)) };
+  const pages: PageActivity = { ...NO_PAGES, hasBrowser: () => true, inputReported: () => new Promise((resolve) => setTimeout(resolve, 60)) };
   const watch = new RedrawWatch(screen.capture, async () => true, pages);
   await watch.mark('click');
   screen.act();
@@ -143,7 +143,7 @@ test('redraw: what a page drew as it reported the click, shown a frame later, is
     const since = Date.now() - actedAt;
     return since >= 110 ? LAST : since >= 10 ? FIRST : OLD_PAGE;
   };
-  const pages: PageActivity = { ...NO_PAGES, hasBrowser: () => true, inputHandled: () => new Promise((resolve) => setTimeout(resolve, 100)) };
+  const pages: PageActivity = { ...NO_PAGES, hasBrowser: () => true, inputReported: () => new Promise((resolve) => setTimeout(resolve, 100)) };
   const watch = new RedrawWatch(capture, async () => true, pages);
   await watch.mark('click');
   actedAt = Date.now();
@@ -151,4 +151,31 @@ test('redraw: what a page drew as it reported the click, shown a frame later, is
   assert.equal(outcome.changed, true);
   assert.equal(await capture(), LAST, `the wait returned with the handler's last drawing on the screen (${outcome.waitedMs} ms)`);
   assert.ok(Date.now() - actedAt >= 110 + 50, 'and once it had held still after it');
+});
+
+test('redraw: on a still page, the frames awaited are asked for after the page\'s report, and the click returns no sooner than the window after the report and a look a frame after the frames', async () => {
+  const still = frameOf(0xf4f4f4);
+  let actedAt = Infinity;
+  let reportedAt = Infinity;
+  let framesAskedAt = Infinity;
+  let drawnAt = Infinity;
+  const pages: PageActivity = {
+    ...NO_PAGES,
+    hasBrowser: () => true,
+    inputReported: () => new Promise((resolve) => setTimeout(() => { reportedAt = Date.now(); resolve(); }, 20)),
+    framesDrawn: () => {
+      framesAskedAt = Date.now();
+      return new Promise((resolve) => setTimeout(() => { drawnAt = Date.now(); resolve(); }, 60));
+    },
+  };
+  const watch = new RedrawWatch(async () => still, async () => true, pages);
+  await watch.mark('click');
+  actedAt = Date.now();
+  const outcome = await watch.wait('click', REQUEST);
+  const returnedAt = Date.now();
+  assert.equal(outcome.changed, false);
+  assert.ok(framesAskedAt >= reportedAt, 'the frames were asked for once the page had reported the click');
+  assert.ok(returnedAt - reportedAt >= CHANGE_WINDOW_MS, `the window for a change ran from the report (${returnedAt - reportedAt} ms)`);
+  assert.ok(returnedAt - drawnAt >= 17, `and a look a frame after the frames was taken (${returnedAt - drawnAt} ms after them)`);
+  assert.ok(returnedAt - actedAt < 1000, 'ended on the frames, not on the input\'s bound');
 });

@@ -15,12 +15,13 @@ export interface PageActivity {
   loadedSince(since: number): boolean;
   /**
    * Resolves once the pages have reported the input awaited (see
-   * awaitReleases) and then drawn it: every visible page has drawn two frames
-   * after the report. Input sent at or after `since` that a page has not
-   * reported counts as handled once a page navigates after `since` (a link's
-   * click leaves the page before its report arrives).
+   * awaitReleases), or after `timeoutMs`. Input sent at or after `since`
+   * that a page has not reported counts as reported once a page navigates
+   * after `since` (a link's click leaves the page before its report
+   * arrives). What the handler drew shows in the frames drawn after the
+   * report (framesDrawn, asked then).
    */
-  inputHandled(timeoutMs: number, since?: number): Promise<void>;
+  inputReported(timeoutMs: number, since?: number): Promise<void>;
   /**
    * Resolves once every visible page has drawn two frames after now, or
    * after `timeoutMs`: motion a page had under way when asked has reached the
@@ -34,12 +35,12 @@ export interface PageActivity {
   hasBrowser(): boolean;
   /** Whether a window of this process is the browser's: input sent to it reaches a page, which reports it. */
   ownsWindow(pid: number | null): boolean;
-  /** The next inputHandled() also waits until the pages have reported `count` releases in all (input sent to a page). */
+  /** The next inputReported() also waits until the pages have reported `count` releases in all (input sent to a page). */
   awaitReleases(count: number): void;
 }
 
 export const NO_PAGES: PageActivity = {
-  loadingSince: () => false, loadedSince: () => false, inputHandled: async () => undefined, framesDrawn: async () => undefined, inputsHandled: () => 0, hasBrowser: () => false, ownsWindow: () => false, awaitReleases: () => undefined,
+  loadingSince: () => false, loadedSince: () => false, inputReported: async () => undefined, framesDrawn: async () => undefined, inputsHandled: () => 0, hasBrowser: () => false, ownsWindow: () => false, awaitReleases: () => undefined,
 };
 
 /** A navigation asked for that has not started loading by then was cancelled (a download, a handler that said no). */
@@ -177,16 +178,12 @@ export class PageLoads implements PageActivity {
     this.awaited = Math.max(this.awaited, count);
   }
 
-  async inputHandled(timeoutMs: number, since = Date.now()): Promise<void> {
+  async inputReported(timeoutMs: number, since = Date.now()): Promise<void> {
     if (!this.cdp?.open || !this.pages.size) return;
-    const deadline = Date.now() + timeoutMs;
     // Input sent to a page: until the page reports it, it may still be on its way, and a frame drawn
     // meanwhile would prove nothing. A page busy in the input's handler reports it once the handler is done;
     // one that navigated has handled it (its report may never come: the document is gone).
     await Promise.race([this.echoes.reached(this.awaited, timeoutMs), this.navigationSince(since, timeoutMs)]);
-    // Then the frames after the report: the first holds what the handler changed, and the second starts once
-    // it was handed on for the screen. A frame asked for before the report may have been drawn before the input.
-    await this.framesDrawn(Math.max(0, deadline - Date.now()));
   }
 
   /** Resolves once every visible page has drawn two frames after now, or after `timeoutMs`. */

@@ -91,16 +91,25 @@ export class RedrawWatch {
     let settled = true;
     let share = 0;
     if (mark && request.threshold !== false) {
+      // The pages' report of the action, then two frames drawn after it: the first holds what the handler
+      // changed, and the second starts once that was handed on for the screen. A frame asked for before the
+      // report may have been drawn before the input reached the page.
+      let reportedAt: number | null = null;
       let handledAt: number | null = null;
-      void this.pages.inputHandled(Math.min(INPUT_TURN_MS, request.timeoutMs), mark.at).then(() => { handledAt = Date.now(); });
-      const pages = { handledAt: () => handledAt, loading: () => this.pages.loadingSince(mark.at), loaded: () => this.pages.loadedSince(mark.at) };
+      const turnEnds = Date.now() + Math.min(INPUT_TURN_MS, request.timeoutMs);
+      void this.pages.inputReported(turnEnds - Date.now(), mark.at).then(async () => {
+        reportedAt = Date.now();
+        await this.pages.framesDrawn(Math.max(0, turnEnds - Date.now()));
+        handledAt = Date.now();
+      });
+      const pages = { reportedAt: () => reportedAt, handledAt: () => handledAt, loading: () => this.pages.loadingSince(mark.at), loaded: () => this.pages.loadedSince(mark.at) };
       ({ changed, settled, share } = await this.screen(mark.look, pages, request.threshold, deadline));
     }
     const networkQuiet = request.network ? await this.networkQuiet(deadline) : null;
     return { changed, settled, changedShare: Math.round(share * 10000) / 10000, networkQuiet, waitedMs: Date.now() - started };
   }
 
-  private async screen(before: Uint32Array, pages: { handledAt(): number | null; loading(): boolean; loaded(): boolean }, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
+  private async screen(before: Uint32Array, pages: { reportedAt(): number | null; handledAt(): number | null; loading(): boolean; loaded(): boolean }, threshold: number, deadline: number): Promise<{ changed: boolean; settled: boolean; share: number }> {
     const acted = Date.now();
     let share = 0;
     let grown = 0;
@@ -115,6 +124,7 @@ export class RedrawWatch {
     // way: the old page stays on the screen until the new one paints, and
     // a load that already finished may not have painted yet.
     for (;;) {
+      const lookedAt = Date.now();
       current = await this.look();
       share = changedShare(before, current);
       if (share > threshold || pages.loading() || pages.loaded()) break;
@@ -123,9 +133,12 @@ export class RedrawWatch {
         grown = share;
         grewAt = now;
       }
-      // The window for a change opens once the pages have handled the action and drawn it, where that comes later.
-      const handledAt = pages.handledAt();
-      const quiet = handledAt !== null && now - Math.max(grewAt, handledAt) >= (grown > 0 ? QUIET_MS : CHANGE_WINDOW_MS);
+      // The window for a change opens at the pages' report of the action, where that comes later, and ends
+      // no sooner than a look taken a frame after they drew it.
+      const [reportedAt, handledAt] = [pages.reportedAt(), pages.handledAt()];
+      const quiet = reportedAt !== null && handledAt !== null && lookedAt >= handledAt + PRESENT_MS && (grown > 0
+        ? now - Math.max(grewAt, handledAt) >= QUIET_MS
+        : now - Math.max(grewAt, reportedAt) >= CHANGE_WINDOW_MS);
       if (quiet || now >= deadline) return { changed: false, settled: true, share: grown };
       await this.pause(LOOK_EVERY_MS);
     }
