@@ -35,7 +35,7 @@ export class OfflineLocator {
   /** One find on the screen, with no waiting; `onModelCall` hears of every vision-model call. */
   locate(screen: Screen, description: string, settings: Partial<FindSettings> = {}, onModelCall?: (call: ModelCall) => void): Promise<FindOutcome> {
     const full: FindSettings = { timeout: 0, type: 'any', zoom: false, verify: false, ai: {}, ...settings };
-    return runFind({ chain: this.chain, capture: async () => screen, sandbox: this.sandbox, log: () => undefined, onModelCall }, description, full);
+    return runFind({ chain: this.chain, capture: async () => screen, screenGiven: true, sandbox: this.sandbox, log: () => undefined, onModelCall }, description, full);
   }
 
   /** Every candidate the engines see for the description (the `--overlay` view and findAll); [] when they cannot answer. */
