@@ -148,6 +148,19 @@ test('a word of code is found among the tokens of a longer one: where it stands 
   assert.deepEqual([quoted.text, quoted.box.y], ['"col"', 300]);
 });
 
+test('a text of several words whose ends code runs into its neighbours is found with its ends cut at the punctuation, ahead of the words in prose', () => {
+  // '<button class="btn btn-primary">primary button</button>', read as OCR reads it, 8 px a character.
+  const lines = groupLines([word('<button', 100, 300), word('class="btn', 164, 300), word('btn-primary">primary', 252, 300), word('button</button>', 420, 300),
+    word('btn', 100, 40), word('btn-primary', 132, 40)]);
+  const [value] = findText(lines, '"btn btn-primary"');
+  assert.deepEqual([value.text, value.box.x, value.box.y, value.box.width, value.standalone], ['"btn btn-primary"', 164 + 6 * 8, 300, 252 + 12 * 8 - (164 + 6 * 8), false]);
+  // Unquoted, the words in the prose are the whole phrase, and the code's copy is looked for only when copies are counted.
+  assert.deepEqual(findText(lines, 'btn btn-primary').map((m) => m.box.y), [40]);
+  assert.deepEqual(findText(lines, 'btn btn-primary', { everyCopy: true }).map((m) => m.box.y), [40, 300]);
+  // Only the ends are cut: a word between them with code's punctuation is no part of one value.
+  assert.deepEqual(findText(groupLines([word('class="a', 100, 300), word('b>c', 180, 300), word('d">x', 220, 300)]), '"a b d"'), []);
+});
+
 test('two badges read as one word that runs digits into letters are each found in it; a name like x86 is not cut', () => {
   const lines = groupLines([word('100text', 143, 74, 72, 95), word('x86', 300, 74, 24, 95)]);
   const [count] = findText(lines, '100');

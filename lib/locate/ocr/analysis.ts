@@ -216,6 +216,8 @@ export function findText(lines: Line[], wanted: string, { everyCopy = false }: {
   // them, and so is every copy of one whose copies are counted (an ordinal: the second 'class' of a code sample), and a
   // quoted one ('"table"': an attribute's value, where the word 'table' stands whole in the prose above).
   if (oneWord && (everyCopy || !matches.length || QUOTED.test(wanted.trim()))) matches.push(...tokensWithin(lines, wanted, needed));
+  // So is a text of several words, whose ends code runs into its neighbours ('class="btn btn-primary">primary').
+  if (!oneWord && (everyCopy || !matches.length || QUOTED.test(wanted.trim()))) matches.push(...codeRuns(lines, wanted, wantedWords, needed));
   // A label too long for its button or cell wraps: a text found on no one line is looked for across two.
   if (!oneWord && !matches.length) matches.push(...wrapped(lines, wanted, wantedWords, needed));
   matches.sort((a, b) => b.score - a.score);
@@ -311,6 +313,42 @@ function tokensWithin(lines: Line[], wanted: string, needed: number): TextMatch[
         const score = similar - STANDALONE_BONUS - (keepsQuotes(token, wanted) ? 0 : OTHER_SYMBOLS);
         found.push({ box, text: token, score, standalone: false, setApart: false, ocrConfidence: word.confidence });
       }
+    }
+  }
+  return found;
+}
+
+/**
+ * The runs of words read from code that match a text of several words once
+ * their first word is cut after its last piece of code punctuation and
+ * their last word before its first: an attribute's value of two classes,
+ * whose first word OCR reads joined to 'class=' and whose last runs on
+ * into '>primary'. The words between are whole, and hold no such
+ * punctuation. Boxed as tokens are, and never a whole phrase.
+ */
+function codeRuns(lines: Line[], wanted: string, wantedWords: number, needed: number): TextMatch[] {
+  const found: TextMatch[] = [];
+  for (const { words } of lines) {
+    for (let i = 0; i + wantedWords <= words.length; i++) {
+      const run = words.slice(i, i + wantedWords);
+      const inner = run.slice(1, -1);
+      if (run.some((w) => w.enclosed) || inner.some((w) => CODE_BOUNDARY.test(w.text))) continue;
+      if (run.some((w, k) => k > 0 && w.x - right(run[k - 1]) > Math.max(w.height, run[k - 1].height) * 2.5)) continue;
+      const [head, tail] = [[...run[0].text], [...run[wantedWords - 1].text]];
+      const from = head.length - [...head].reverse().findIndex((c) => CODE_BOUNDARY.test(c));
+      const start = from > head.length ? 0 : from;
+      const cut = tail.findIndex((c) => CODE_BOUNDARY.test(c));
+      const to = cut < 0 ? tail.length : cut;
+      // Nothing cut is a run the whole-word search has measured; nothing left of an end is no run.
+      if ((start === 0 && to === tail.length) || start >= head.length || to === 0) continue;
+      const text = [head.slice(start).join(''), ...inner.map((w) => w.text), tail.slice(0, to).join('')].join(' ');
+      const similar = similarity(text, wanted);
+      if (similar < needed) continue;
+      const [first, last] = [run[0], run[wantedWords - 1]];
+      const x = first.x + (start * first.width) / head.length;
+      const box = boxOf(run);
+      const score = similar - STANDALONE_BONUS - (keepsQuotes(text, wanted) ? 0 : OTHER_SYMBOLS);
+      found.push({ box: { ...box, x, width: last.x + (to * last.width) / tail.length - x }, text, score, standalone: false, setApart: false, ocrConfidence: run.reduce((sum, w) => sum + w.confidence, 0) / wantedWords });
     }
   }
   return found;
