@@ -18,7 +18,10 @@ const cleanup = cleanupAfterFile(state, after);
 async function pagesAndSandbox(t: TestContext, pages: (serverUrl: string) => Record<string, string>) {
   const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'pages-'));
   const server = await serveFolder(dir);
-  t.after(() => server.close());
+  t.after(async () => {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   for (const [name, html] of Object.entries(pages(server.url))) fs.writeFileSync(path.join(dir, name), html);
   const client = newClient(state, { dashcam: false });
   cleanup.push(client);
