@@ -187,9 +187,7 @@ export function findText(lines: Line[], wanted: string, { everyCopy = false }: {
         if (n > 1) {
           // A glyph in its own ring is a whole label: no phrase runs through it. It may end one: a label's count on its badge ('Item 2').
           if (run.slice(0, -1).some((w) => w.enclosed)) break;
-          const prev = run[n - 2];
-          const gap = run[n - 1].x - right(prev);
-          if (gap > Math.max(prev.height, run[n - 1].height) * 2.5) break;
+          if (apartInLine(run[n - 2], run[n - 1])) break;
         }
         const text = run.map((w) => w.text).join(' ');
         // A run far longer or shorter than the wanted text cannot be similar enough: no need to measure it.
@@ -215,9 +213,10 @@ export function findText(lines: Line[], wanted: string, { everyCopy = false }: {
   // Code runs its tokens together ('scope="col">Heading</th>'): a one-word text found nowhere whole is looked for among
   // them, and so is every copy of one whose copies are counted (an ordinal: the second 'class' of a code sample), and a
   // quoted one ('"table"': an attribute's value, where the word 'table' stands whole in the prose above).
-  if (oneWord && (everyCopy || !matches.length || QUOTED.test(wanted.trim()))) matches.push(...tokensWithin(lines, wanted, needed));
   // So is a text of several words, whose ends code runs into its neighbours ('class="btn btn-primary">primary').
-  if (!oneWord && (everyCopy || !matches.length || QUOTED.test(wanted.trim()))) matches.push(...codeRuns(lines, wanted, wantedWords, needed));
+  if (everyCopy || !matches.length || QUOTED.test(wanted.trim())) {
+    matches.push(...(oneWord ? tokensWithin(lines, wanted, needed) : codeRuns(lines, wanted, wantedWords, needed)));
+  }
   // A label too long for its button or cell wraps: a text found on no one line is looked for across two.
   if (!oneWord && !matches.length) matches.push(...wrapped(lines, wanted, wantedWords, needed));
   matches.sort((a, b) => b.score - a.score);
@@ -310,8 +309,7 @@ function tokensWithin(lines: Line[], wanted: string, needed: number): TextMatch[
         const similar = token && token.length < characters.length ? similarity(token, wanted) : 0;
         if (similar < needed) continue;
         const box = { x: word.x + start * share, y: word.y, width: (end - start) * share, height: word.height };
-        const score = similar - STANDALONE_BONUS - (keepsQuotes(token, wanted) ? 0 : OTHER_SYMBOLS);
-        found.push({ box, text: token, score, standalone: false, setApart: false, ocrConfidence: word.confidence });
+        found.push({ box, text: token, score: tokenScore(similar, token, wanted), standalone: false, setApart: false, ocrConfidence: word.confidence });
       }
     }
   }
@@ -333,10 +331,10 @@ function codeRuns(lines: Line[], wanted: string, wantedWords: number, needed: nu
       const run = words.slice(i, i + wantedWords);
       const inner = run.slice(1, -1);
       if (run.some((w) => w.enclosed) || inner.some((w) => CODE_BOUNDARY.test(w.text))) continue;
-      if (run.some((w, k) => k > 0 && w.x - right(run[k - 1]) > Math.max(w.height, run[k - 1].height) * 2.5)) continue;
+      if (run.some((w, k) => k > 0 && apartInLine(run[k - 1], w))) continue;
       const [head, tail] = [[...run[0].text], [...run[wantedWords - 1].text]];
-      const from = head.length - [...head].reverse().findIndex((c) => CODE_BOUNDARY.test(c));
-      const start = from > head.length ? 0 : from;
+      let start = head.length;
+      while (start > 0 && !CODE_BOUNDARY.test(head[start - 1])) start--;
       const cut = tail.findIndex((c) => CODE_BOUNDARY.test(c));
       const to = cut < 0 ? tail.length : cut;
       // Nothing cut is a run the whole-word search has measured; nothing left of an end is no run.
@@ -347,12 +345,17 @@ function codeRuns(lines: Line[], wanted: string, wantedWords: number, needed: nu
       const [first, last] = [run[0], run[wantedWords - 1]];
       const x = first.x + (start * first.width) / head.length;
       const box = boxOf(run);
-      const score = similar - STANDALONE_BONUS - (keepsQuotes(text, wanted) ? 0 : OTHER_SYMBOLS);
-      found.push({ box: { ...box, x, width: last.x + (to * last.width) / tail.length - x }, text, score, standalone: false, setApart: false, ocrConfidence: run.reduce((sum, w) => sum + w.confidence, 0) / wantedWords });
+      found.push({ box: { ...box, x, width: last.x + (to * last.width) / tail.length - x }, text, score: tokenScore(similar, text, wanted), standalone: false, setApart: false, ocrConfidence: run.reduce((sum, w) => sum + w.confidence, 0) / wantedWords });
     }
   }
   return found;
 }
+
+/** A piece of code is never a whole phrase, and loses what any copy loses without the quotes asked for. */
+const tokenScore = (similar: number, read: string, wanted: string) => similar - STANDALONE_BONUS - (keepsQuotes(read, wanted) ? 0 : OTHER_SYMBOLS);
+
+/** Two neighbouring words too far apart on a line to be one phrase: more than two and a half heights between them. */
+const apartInLine = (before: OcrWord, after: OcrWord) => after.x - right(before) > Math.max(before.height, after.height) * 2.5;
 
 /** Where a word's tokens start and end: cut at code's punctuation (dropped), and between runs of two or more digits and letters. */
 function tokenSpans(characters: string[]): [number, number][] {
