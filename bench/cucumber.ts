@@ -1,9 +1,9 @@
 import { spawnSync } from 'child_process';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import { CUCUMBER_BIN as cucumberBin, REPO_ROOT, testState } from '../test/helpers/glance';
 import { Figure, figure, withRatio } from './stats';
+import { testFolder } from '../test/helpers/test-root';
 
 /**
  * Wall times of `cucumber-js --dry-run` on the example features: Cucumber's
@@ -13,7 +13,7 @@ import { Figure, figure, withRatio } from './stats';
  * features, for its own share of the time.
  */
 function dryRuns(count: number, overrides: Record<string, unknown> | null): number[] {
-  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'dry-run-'));
+  const dir = testFolder('dry-run-');
   const config = path.join(dir, 'cucumber.js');
   const profile = overrides === null
     ? `{ format: ['summary'], paths: [${JSON.stringify(path.join(dir, 'none', '*.feature'))}] }`

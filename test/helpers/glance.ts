@@ -1,5 +1,3 @@
-import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import { Client } from '../../lib/sdk';
 import type { ClientOptions } from '../../lib/config/options';
@@ -10,6 +8,7 @@ import { createApiKey } from '../../lib/service/api-keys';
 import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';
 import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
+import { testFolder } from './test-root';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const FIXTURES = path.join(REPO_ROOT, 'features', 'fixtures');
@@ -18,9 +17,7 @@ export const CUCUMBER_BIN = path.join(path.dirname(require.resolve('@cucumber/cu
 
 /** A private state folder with a fresh API key, under the suite's temp root. */
 export function testState(): { stateDir: string; apiKey: string } {
-  const root = process.env.GLANCE_TEST_ROOT ?? os.tmpdir();
-  fs.mkdirSync(root, { recursive: true });
-  const stateDir = fs.mkdtempSync(path.join(root, 'state-'));
+  const stateDir = testFolder('state-');
   const db = openDb(stateDir);
   const { key } = createApiKey(db);
   db.close();

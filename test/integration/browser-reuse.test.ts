@@ -1,10 +1,10 @@
 import { after, test, TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import { serveFolder } from '../../lib/util/static-server';
 import { cleanupAfterFile, newClient, pageTitle, testState, waitForPageState } from '../helpers/glance';
+import { testFolder } from '../helpers/test-root';
 
 /**
  * A sandbox reused across scenarios keeps its Chromium: a reset closes every
@@ -16,7 +16,7 @@ const cleanup = cleanupAfterFile(state, after);
 
 /** Pages served from a folder of their own (made from the server's address), and a client connected to a new sandbox. */
 async function pagesAndSandbox(t: TestContext, pages: (serverUrl: string) => Record<string, string>) {
-  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'pages-'));
+  const dir = testFolder('pages-');
   const server = await serveFolder(dir);
   t.after(async () => {
     await server.close();

@@ -1,19 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import { execFileSync } from 'child_process';
 import { REPO_ROOT } from '../helpers/glance';
 import { openDb } from '../../lib/store/db';
 import { findKey } from '../../lib/service/api-keys';
+import { testFolder } from '../helpers/test-root';
 
 const glance = (cwd: string, ...args: string[]) => glanceWith(cwd, '', ...args);
 const glanceWith = (cwd: string, stateDir: string, ...args: string[]) =>
   execFileSync(process.execPath, [path.join(REPO_ROOT, 'bin/glance.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, GLANCE_STATE_DIR: stateDir } });
 
 test('glance init creates a hashed key, writes .env and ignores it, and is idempotent', () => {
-  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'init-'));
+  const dir = testFolder('init-');
   fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
   const first = glance(dir, 'init');
   const env = fs.readFileSync(path.join(dir, '.env'), 'utf8');
@@ -31,7 +31,7 @@ test('glance init creates a hashed key, writes .env and ignores it, and is idemp
 });
 
 test('glance init ignores a state folder set inside the project, and writes no line for one outside it', () => {
-  const root = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'init-'));
+  const root = testFolder('init-');
   const project = path.join(root, 'project');
   fs.mkdirSync(project);
   glanceWith(project, path.join(project, 'state', 'glance'), 'init');

@@ -1,7 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import { buildSet } from '../../bench/locate/real/set';
 import { loadSources } from '../../bench/locate/real/source-list';
@@ -9,6 +8,7 @@ import { newLocateRunner, scoreRealCases } from '../../bench/locate/real/bench';
 import { summarise } from '../../bench/locate/real/score';
 import type { RealSet } from '../../bench/locate/real/set';
 import sharp from 'sharp';
+import { testFolder } from '../helpers/test-root';
 
 /**
  * A small sample of the real-UI set, built end to end: two small packages
@@ -26,7 +26,7 @@ before(async () => {
   const sample = all.web.filter((s) => s.name === '98.css' || s.name === 'startbootstrap-resume').map((s) => ({ ...s, pages: s.pages.slice(0, 1) }));
   const desktop = all.desktop.filter((s) => s.app === 'zenity' && s.label === 'forms');
   assert.equal(sample.length + desktop.length, 3);
-  dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'locate-real-'));
+  dir = testFolder('locate-real-');
   set = await buildSet({ sources: { ...all, resolutions: [[1366, 768]], web: sample, desktop }, dir });
 });
 

@@ -1,7 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import { execFileSync, spawn } from 'child_process';
 import { chromium, Page } from 'playwright-core';
@@ -15,6 +14,7 @@ import { serveFolder } from '../../lib/util/static-server';
 import { waitFor } from '../../lib/util/wait';
 import { cleanupAfterFile, CUCUMBER_BIN, newClient, REPO_ROOT, sandboxTurns, testState } from '../helpers/glance';
 import { matchingPhrases } from '../../steps/matching';
+import { testFolder } from '../helpers/test-root';
 
 /**
  * The recorder, with a person played from outside Glance: xdotool sends input
@@ -25,7 +25,7 @@ const state = testState();
 const cleanup = cleanupAfterFile(state, after);
 // The tests take turns in shared sandboxes, each joining one fresh.
 const join = sandboxTurns(state, cleanup);
-const root = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'recorder-'));
+const root = testFolder('recorder-');
 fs.chmodSync(root, 0o755);
 /** The tests' pages, served for the whole file: the last test replays them all. */
 const pages = serveFolder(root);

@@ -9,6 +9,7 @@ import { processAlive, SandboxRegistry } from '../../lib/sandbox/registry';
 import { sandboxRuntimeDir } from '../../lib/sandbox/runtime-dir';
 import { cleanupAfterFile, newClient, REPO_ROOT, testState } from '../helpers/glance';
 import { waitFor } from '../../lib/util/wait';
+import { testFolder } from '../helpers/test-root';
 
 /** Each sandbox is a clean desktop: its own home and buses, programs as an ordinary user, nothing left behind. */
 const state = testState();
@@ -64,7 +65,7 @@ test('programs run as the unprivileged sandbox user, who cannot write outside th
 });
 
 test('a page the sandbox\'s user may not read fails with why and what to do, not with the browser\'s "file not found"', { skip: !asRoot && 'Glance is not running as root here' }, async () => {
-  const closed = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'closed-'));
+  const closed = testFolder('closed-');
   fs.writeFileSync(path.join(closed, 'page.html'), '<h1>private</h1>');
   const client = await connected();
   await assert.rejects(client.provision.chrome({ url: `file://${closed}/page.html` }), (e: Error) =>
@@ -75,7 +76,7 @@ test('a page the sandbox\'s user may not read fails with why and what to do, not
 });
 
 test('the home starts from the sandboxHome seed, and resetApps brings it back to the seed and ends every program started inside', async () => {
-  const seed = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'seed-'));
+  const seed = testFolder('seed-');
   fs.mkdirSync(path.join(seed, '.config', 'demo'), { recursive: true });
   fs.writeFileSync(path.join(seed, '.config', 'demo', 'settings.ini'), 'theme=dark\n');
   fs.writeFileSync(path.join(seed, '.bookmarks'), 'https://example.test\n');

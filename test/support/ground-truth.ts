@@ -1,9 +1,8 @@
 import fs from 'fs';
-import os from 'os';
-import path from 'path';
 import type { Box } from '../../lib/types/screen';
 import { renderPages } from '../../bench/locate/render';
 import { FIXTURES } from '../helpers/glance';
+import { testFolder } from '../helpers/test-root';
 
 /**
  * The boxes of fixture elements, straight from the DOM of the page rendered
@@ -17,7 +16,7 @@ export interface GroundTruth {
 }
 
 export async function groundTruth(page: string, described: Record<string, string>): Promise<GroundTruth> {
-  const dir = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'truth-'));
+  const dir = testFolder('truth-');
   const [rendered] = await renderPages(FIXTURES, [{ page, selectors: [...new Set(Object.values(described))] }], dir);
   const targets = Object.fromEntries(Object.entries(described).map(([description, selector]) => [description, rendered.all[selector]]));
   return { screenshot: rendered.screen, targets };

@@ -1,13 +1,13 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import { debianMirror } from '../../lib/cli/image';
+import { testFolder } from '../helpers/test-root';
 
 // The image's base is made from the Debian archive apt already uses here.
 
-const folders = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'apt-'));
+const folders = testFolder('apt-');
 after(() => fs.rmSync(folders, { recursive: true, force: true }));
 
 function aptFolder(files: Record<string, string>): string {

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import sharp from 'sharp';
 import { writeHtmlReport } from '../../lib/report/html-report';
 import { STEP_EVIDENCE, StepEvidence } from '../../lib/report/step-evidence';
+import { testFolder } from '../helpers/test-root';
 
 /** A screen of a made-up admin page: a bar, a table of text and a few buttons, different for every `n`. */
 function screenSvg(n: number): string {
@@ -27,7 +27,7 @@ function folderSize(dir: string): number {
 }
 
 test('a 100-step run\'s report stays under 20 MB: every screen stored once as a file, scaled, none inline', async () => {
-  const root = fs.mkdtempSync(path.join(process.env.GLANCE_TEST_ROOT ?? os.tmpdir(), 'report-'));
+  const root = testFolder('report-');
   try {
     const shots = path.join(root, 'screens');
     fs.mkdirSync(shots);
