@@ -61,6 +61,22 @@ test("input from another X client is recorded, with its keys' keysyms; the agent
     await agent.call('POST', '/record/stop', {});
   }
   await assert.rejects(agent.call('GET', '/record/events?after=0'), /nothing is being recorded: POST \/record\/start first/);
+  await assert.rejects(agent.call('POST', '/record/stop', { after: -1 }), /'after' must be a whole number from 0, got -1/);
   await assert.rejects(agent.call('POST', '/record/start', {}).then(() => agent.call('GET', '/record/events?after=-1')), /'after' must be a whole number/);
   await agent.call('POST', '/record/stop', {});
+});
+
+test('a stop answers with every input the display handled before it, however soon after the input it comes', async () => {
+  const agent = client.requireAgent();
+  for (let round = 0; round < 5; round++) {
+    await agent.call('POST', '/record/start', {});
+    const at = { x: 200 + round * 10, y: 300 };
+    await person.moveTo(at.x, at.y);
+    await person.button('left', true);
+    await person.button('left', false);
+    // A round trip on the person's own connection: the display has handled the click (as xdotool's exit waits for).
+    await person.pointer();
+    const { events } = await agent.call<{ events: Recorded[] }>('POST', '/record/stop', { after: 0 });
+    assert.deepEqual(events.filter((e) => e.kind === 'button').map((e) => [e.pressed, e.x, e.y]), [[true, at.x, at.y], [false, at.x, at.y]], `round ${round}`);
+  }
 });

@@ -83,8 +83,6 @@ export interface RecorderDeps {
 /** How long a read of new input waits when nothing is open, and when something is (a held button, typing). */
 const IDLE_POLL_MS = 2000;
 const OPEN_POLL_MS = 100;
-/** Reads of the input left when recording stops, at most (each ends at the first quiet of OPEN_POLL_MS). */
-const MAX_FINAL_READS = 20;
 /** A screen that changed is viewed again once it has held still this long (by the sandbox's change count). */
 const STILL_MS = 100;
 /** And at the latest after this, if it never holds still (an animation). */
@@ -157,11 +155,12 @@ export class Recorder {
   async stop(): Promise<string> {
     this.stopping = true;
     await Promise.all(this.loops);
-    // Input given just before stopping may still be on its way from the X server: read until a short quiet.
-    if (!this.failure) {
-      for (let reads = 0; reads < MAX_FINAL_READS && (await this.readOnce(OPEN_POLL_MS).catch(() => 0)) > 0; reads++);
-    }
-    await this.deps.agent.call('POST', '/record/stop', {}).catch(() => undefined);
+    // The agent's stop answers with the input not read yet, up to the last the display handled before it.
+    const last = await this.deps.agent.call<{ events?: RawInput[] }>('POST', '/record/stop', { after: this.lastSeq }).catch((error: Error) => {
+      this.failure ??= new Error(`The recording's last input could not be read from the sandbox: ${error.message}`);
+      return { events: [] };
+    });
+    if (!this.failure) this.took(last.events ?? []);
     for (const gesture of this.reader.flush()) this.enqueue(gesture);
     await this.processing;
     for (const done of this.stopped.splice(0)) await done();
@@ -192,16 +191,20 @@ export class Recorder {
     }
   }
 
-  /** Reads the input recorded since the last read (waiting up to `wait` ms for some); resolves to how many inputs came. */
-  private async readOnce(wait: number): Promise<number> {
+  /** Reads the input recorded since the last read, waiting up to `wait` ms for some. */
+  private async readOnce(wait: number): Promise<void> {
     const { events } = await this.deps.agent.call<{ events: RawInput[] }>('GET', `/record/events?after=${this.lastSeq}&timeoutMs=${wait}`, undefined, wait + 5_000);
+    this.took(events);
+  }
+
+  /** Input read: its gestures are made into steps, on the view current when it arrived. None: a pause, which ends a scroll. */
+  private took(events: RawInput[]): void {
     if (events.length) {
       this.viewsBySeq.push({ fromSeq: events[0].seq, view: this.view });
       this.lastSeq = events[events.length - 1].seq;
       this.reader.push(events);
     }
     for (const gesture of events.length ? this.reader.take() : this.reader.pause()) this.enqueue(gesture);
-    return events.length;
   }
 
   /**

@@ -9,6 +9,10 @@ import { Wakeup } from '../../util/wait';
  * left out exactly, not by timing: the agent's own XTEST requests are
  * recorded too, in the server's order, and each device event they cause is
  * matched and dropped.
+ *
+ * A recording ends exactly: the server is told to stop, and its end of data
+ * comes after every input it handled before that, so nothing a person did
+ * before the stop is lost, however late the agent reads its connection.
  */
 
 type XClient = Record<string, any>;
@@ -22,6 +26,8 @@ const XTEST_FAKE_INPUT = 2;
 const CATEGORY = { FromServer: 0, FromClient: 1 };
 /** Events kept for readers that ask late; older ones are dropped first. */
 const MAX_KEPT = 10_000;
+/** The longest a stop waits for the server's end of data. */
+const END_BOUND_MS = 2_000;
 
 export interface RecordedInput {
   /** Counts up from 1 in the order the server handled the input. */
@@ -49,6 +55,10 @@ export class InputRecording {
   private readonly injected = new Map<number, number>();
   private readonly arrived = new Wakeup();
   private stopped = false;
+  private stopping: Promise<void> | null = null;
+  /** Resolves when the server has sent the recording's end of data. */
+  private readonly ended: Promise<void>;
+  private endOfData: () => void = () => undefined;
 
   private constructor(
     private readonly control: XClient,
@@ -56,7 +66,9 @@ export class InputRecording {
     private readonly record: XClient,
     private readonly context: number,
     private keymap: { min: number; rows: number[][] },
-  ) {}
+  ) {
+    this.ended = new Promise((resolve) => { this.endOfData = resolve; });
+  }
 
   /**
    * Starts recording `display`. `agentClient` is an XID of the agent's own
@@ -80,7 +92,10 @@ export class InputRecording {
     record.RegisterClients(context, 0, [agentClient], [{ extRequests: { major: { first: xtest.majorOpcode, last: xtest.majorOpcode }, minor: { first: XTEST_FAKE_INPUT, last: XTEST_FAKE_INPUT } } }]);
     const dataRecord = await promisify<XClient>((cb) => data.X.require('record', cb));
     const recording = new InputRecording(control.X, data.X, record, context, { min, rows });
-    dataRecord.EnableContext(context, (reply: { category: number; data: Buffer }) => recording.take(reply.category, reply.data), () => undefined);
+    // The series of replies ends (its callback) at the server's end of data, or when the context could not be enabled;
+    // a display that went away sends none.
+    dataRecord.EnableContext(context, (reply: { category: number; data: Buffer }) => recording.take(reply.category, reply.data), () => recording.endOfData());
+    data.X.on('end', () => recording.endOfData());
     // A round trip on the control connection: the context exists and is enabled once it answers.
     await promisify((cb) => control.X.GetInputFocus(cb));
     return recording;
@@ -94,17 +109,26 @@ export class InputRecording {
     return ready();
   }
 
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
+  /**
+   * Stops recording. Resolves once every input the server handled before the
+   * stop is among the events (its end of data has come; at most END_BOUND_MS).
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.end();
+    return this.stopping;
+  }
+
+  private async end(): Promise<void> {
     // Disabled from the other connection: the recording one only receives.
     this.record.DisableContext(this.context);
-    this.record.FreeContext(this.context);
+    const bound = new Wakeup();
+    await Promise.race([this.ended, bound.next(END_BOUND_MS)]);
+    bound.wake();
+    this.stopped = true;
     this.arrived.wake();
-    setTimeout(() => {
-      this.data.terminate?.();
-      this.control.terminate?.();
-    }, 100).unref();
+    // Closing the connection that made the context frees it.
+    this.data.terminate?.();
+    this.control.terminate?.();
   }
 
   private take(category: number, bytes: Buffer): void {

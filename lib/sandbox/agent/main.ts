@@ -153,7 +153,7 @@ async function main(): Promise<void> {
     lifetime.end();
     server.close();
     a11y.close();
-    recording.stop();
+    await recording.stop();
     await evidence.stop();
     await driver.close();
     await endMarkedPrograms(space, null, { closeMs: 0, termMs: 500 });

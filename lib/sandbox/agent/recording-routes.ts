@@ -10,17 +10,20 @@ const MAX_WAIT_MS = 10_000;
 /**
  * The agent's recording routes: start recording what a person does on the
  * display, read it as it comes (long-polled), stop. One recording at a time;
- * starting again replaces it.
+ * starting again replaces it. A stop answers with the inputs after the
+ * `after` its body gives, up to the last one the display handled before the
+ * stop: the reader's last read, exact, with no quiet to wait for.
  */
-export function recordingRoutes(start: () => Promise<InputRecording>): { routes: Record<string, Handler>; stop(): void } {
+export function recordingRoutes(start: () => Promise<InputRecording>): { routes: Record<string, Handler>; stop(): Promise<void> } {
   let current: InputRecording | null = null;
   const stop = () => {
-    current?.stop();
+    const ending = current;
     current = null;
+    return ending;
   };
   const routes: Record<string, Handler> = {
     'POST /record/start': async () => {
-      stop();
+      await stop()?.stop();
       current = await start();
       return { recording: true };
     },
@@ -33,11 +36,14 @@ export function recordingRoutes(start: () => Promise<InputRecording>): { routes:
       if (!current) throw Object.assign(new Error('nothing is being recorded: POST /record/start first'), { status: 409 });
       return { events: await current.after(after, timeoutMs) };
     },
-    'POST /record/stop': async () => {
-      const was = current !== null;
-      stop();
-      return { stopped: was };
+    'POST /record/stop': async (body) => {
+      const after = body.after ?? 0;
+      if (!Number.isInteger(after) || after < 0) throw Object.assign(new Error(`'after' must be a whole number from 0, got ${JSON.stringify(after)}`), { status: 400 });
+      const ending = stop();
+      if (!ending) return { stopped: false, events: [] };
+      await ending.stop();
+      return { stopped: true, events: await ending.after(after, 0) };
     },
   };
-  return { routes, stop };
+  return { routes, stop: async () => { await stop()?.stop(); } };
 }
