@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '../../lib/sdk';
 import { X11Driver } from '../../lib/sandbox/agent/x11-driver';
+import { InputRecording } from '../../lib/sandbox/agent/input-recording';
 import { clientOnPage, fixtureServer, testState, waitForPageState } from '../helpers/glance';
 
 // The recorder's first part: the agent records what a person does on the
@@ -78,5 +79,24 @@ test('a stop answers with every input the display handled before it, however soo
     await person.pointer();
     const { events } = await agent.call<{ events: Recorded[] }>('POST', '/record/stop', { after: 0 });
     assert.deepEqual(events.filter((e) => e.kind === 'button').map((e) => [e.pressed, e.x, e.y]), [[true, at.x, at.y], [false, at.x, at.y]], `round ${round}`);
+  }
+});
+
+test("a long recording keeps no reply of the X server's once it has read it: its memory stays flat", async () => {
+  // Recorded here, beside the agent's own recording: its injections are those of a connection that sends none.
+  const quiet = await X11Driver.connect(client.getInstance()!.display!);
+  const recording = await InputRecording.start(client.getInstance()!.display!, quiet.inputClient());
+  try {
+    for (let i = 0; i < 500; i++) await person.moveTo(100 + (i % 200), 400);
+    await person.pointer();
+    const events = await recording.after(0, 1_000);
+    assert.ok(events.length >= 400, `the motions are recorded (${events.length})`);
+    // The x11 connection keeps a multi-reply series' replies until its end unless they are taken away as they come.
+    const series = Object.values((recording as unknown as { data: { replies: Record<string, unknown[]> } }).data.replies);
+    const held = series.map((handler) => (handler[3] as unknown[] | undefined)?.length ?? 0);
+    assert.ok(held.every((n) => n <= 1), `replies held: ${held.join(', ')}`);
+  } finally {
+    await recording.stop();
+    await quiet.close();
   }
 });

@@ -94,7 +94,12 @@ export class InputRecording {
     const recording = new InputRecording(control.X, data.X, record, context, { min, rows });
     // The series of replies ends (its callback) at the server's end of data, or when the context could not be enabled;
     // a display that went away sends none.
-    dataRecord.EnableContext(context, (reply: { category: number; data: Buffer }) => recording.take(reply.category, reply.data), () => recording.endOfData());
+    dataRecord.EnableContext(context, (reply: { category: number; data: Buffer }) => {
+      recording.take(reply.category, reply.data);
+      // The connection keeps each reply of a series for its end: emptied here, so that a long recording's memory stays flat.
+      series[3]?.splice(0);
+    }, () => recording.endOfData());
+    const series: unknown[][] = data.X.replies[data.X.seq_num];
     data.X.on('end', () => recording.endOfData());
     // A round trip on the control connection: the context exists and is enabled once it answers.
     await promisify((cb) => control.X.GetInputFocus(cb));
