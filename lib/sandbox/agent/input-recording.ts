@@ -1,5 +1,5 @@
 import x11 from 'x11';
-import { Wakeup } from '../../util/wait';
+import { settledWithin, Wakeup } from '../../util/wait';
 
 /**
  * What a person does on the sandbox's display, as the X server sees it:
@@ -126,9 +126,7 @@ export class InputRecording {
   private async end(): Promise<void> {
     // Disabled from the other connection: the recording one only receives.
     this.record.DisableContext(this.context);
-    const bound = new Wakeup();
-    await Promise.race([this.ended, bound.next(END_BOUND_MS)]);
-    bound.wake();
+    await settledWithin(this.ended, END_BOUND_MS);
     this.stopped = true;
     this.arrived.wake();
     // Closing the connection that made the context frees it.

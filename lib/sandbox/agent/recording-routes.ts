@@ -16,14 +16,16 @@ const MAX_WAIT_MS = 10_000;
  */
 export function recordingRoutes(start: () => Promise<InputRecording>): { routes: Record<string, Handler>; stop(): Promise<void> } {
   let current: InputRecording | null = null;
-  const stop = () => {
+  /** The recording under way, no longer current: the caller stops it. */
+  const detach = () => {
     const ending = current;
     current = null;
     return ending;
   };
+  const stop = async () => { await detach()?.stop(); };
   const routes: Record<string, Handler> = {
     'POST /record/start': async () => {
-      await stop()?.stop();
+      await stop();
       current = await start();
       return { recording: true };
     },
@@ -39,11 +41,11 @@ export function recordingRoutes(start: () => Promise<InputRecording>): { routes:
     'POST /record/stop': async (body) => {
       const after = body.after ?? 0;
       if (!Number.isInteger(after) || after < 0) throw Object.assign(new Error(`'after' must be a whole number from 0, got ${JSON.stringify(after)}`), { status: 400 });
-      const ending = stop();
+      const ending = detach();
       if (!ending) return { stopped: false, events: [] };
       await ending.stop();
       return { stopped: true, events: await ending.after(after, 0) };
     },
   };
-  return { routes, stop: async () => { await stop()?.stop(); } };
+  return { routes, stop };
 }
