@@ -152,11 +152,14 @@ export class AgentClient {
   /**
    * The count of the screen's changes once it passes `after` (-1: at once),
    * or as it is after `timeoutMs`; null when the sandbox does not report
-   * changes. `signal` stops waiting.
+   * changes. `signal` stops waiting. With `ignoreCaret`, a drawing no bigger
+   * than a caret neither ends the wait nor counts (an agent too old to tell
+   * counts it).
    */
-  async screenChanges(after: number, timeoutMs: number, signal?: AbortSignal): Promise<number | null> {
+  async screenChanges(after: number, timeoutMs: number, signal?: AbortSignal, ignoreCaret = false): Promise<number | null> {
     const wait = Math.max(0, Math.min(MAX_CHANGES_WAIT_MS, Math.round(timeoutMs)));
-    const { count } = await this.call<{ count: number | null }>('GET', `/screen/changes?after=${after}&timeoutMs=${wait}`, undefined, wait + 5_000, signal);
+    const ignore = ignoreCaret ? '&ignore=caret' : '';
+    const { count } = await this.call<{ count: number | null }>('GET', `/screen/changes?after=${after}&timeoutMs=${wait}${ignore}`, undefined, wait + 5_000, signal);
     return count;
   }
 

@@ -74,7 +74,7 @@ export class FindSession {
     const modelCalls: ModelCall[] = [];
     const onModelCall = (call: ModelCall) => { modelCalls.push(call); };
     const outcome = await runFind({
-      chain: this.chain, capture: () => this.capture(), changes: (after, timeoutMs, signal) => this.agent.screenChanges(after, timeoutMs, signal),
+      chain: this.chain, capture: () => this.capture(), changes: (after, timeoutMs, signal) => this.agent.screenChanges(after, timeoutMs, signal, true),
       sandbox: this.agent, log: this.log, lookup, onModelCall,
     }, request.description, request);
     const fromCache = !!outcome.cache?.candidate;

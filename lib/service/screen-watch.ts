@@ -9,7 +9,9 @@ export interface ChangeSource {
   /**
    * The sandbox's count of screen changes once it passes `after` (-1: at
    * once), or as it is after `timeoutMs`; null when the sandbox does not count
-   * them. Left out: the screen is looked at every LOOK_EVERY_MS instead.
+   * them. A drawing no bigger than a caret need not count: nothing a find
+   * looks for appears that way. Left out: the screen is looked at every
+   * LOOK_EVERY_MS instead.
    */
   changes?(after: number, timeoutMs: number, signal?: AbortSignal): Promise<number | null>;
 }

@@ -1,15 +1,41 @@
 import { sleep, Wakeup } from '../../util/wait';
 import type { Frame } from './driver';
 
+/** Where a drawing was, as the X server reports it: the extent of what was drawn since the last report. */
+export interface DrawnArea {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A caret blinking in a field: a line at most this wide (the same bound as
+ * changedBeyondCaret's) and this tall (a caret is as tall as its line of
+ * text). Chromium reports its caret's blink as exactly its 1 px wide line.
+ */
+const CARET_MAX_WIDTH = 3;
+const CARET_MAX_HEIGHT = 120;
+
+export const caretSized = (area: DrawnArea): boolean => area.width <= CARET_MAX_WIDTH && area.height <= CARET_MAX_HEIGHT;
+
 /**
  * The screen's changes as the X server reports them (the DAMAGE extension):
  * a counter that goes up each time something is drawn. Waiting on it costs
  * nothing while the screen is still, and wakes the moment it is not, where
  * looking again and again would cost a capture each time.
+ *
+ * A second view of the counter leaves out drawings no bigger than a caret:
+ * a find that waits for something to appear is not woken by a caret's blink
+ * (every 500 ms in Chromium), which would cost it a read of the tree and of
+ * the pixels each time, on the cores the page needs.
  */
 export class ScreenChanges {
   private count = 0;
+  /** The counter's value at the last drawing bigger than a caret. */
+  private moved = 0;
   private readonly changed = new Wakeup();
+  private readonly movedBeyondCaret = new Wakeup();
 
   /** `roundTrip` resolves once the X server has answered a request sent now: its reports of every earlier drawing have come in. */
   constructor(private readonly roundTrip: () => Promise<void> = async () => undefined) {}
@@ -18,9 +44,13 @@ export class ScreenChanges {
     return this.count;
   }
 
-  /** Something was drawn. */
-  bump(): void {
+  /** Something was drawn; where, when the X server says (an area unknown counts as more than a caret). */
+  bump(area?: DrawnArea): void {
     this.count++;
+    if (!area || !caretSized(area)) {
+      this.moved = this.count;
+      this.movedBeyondCaret.wake();
+    }
     this.changed.wake();
   }
 
@@ -30,10 +60,19 @@ export class ScreenChanges {
     return this.count;
   }
 
-  /** The counter once it has passed `after`, or as it is when `timeoutMs` has passed first. */
-  next(after: number, timeoutMs: number): Promise<number> {
-    if (this.count > after || timeoutMs <= 0) return Promise.resolve(this.count);
-    return this.changed.next(timeoutMs).then(() => this.count);
+  /**
+   * The counter once it has passed `after`, or as it is when `timeoutMs` has
+   * passed first. With `ignoreCaret`, the counter as it was at the last
+   * drawing bigger than a caret: a caret's blink neither ends the wait nor
+   * counts as a change, and a screen captured after that value still holds
+   * every change that counts.
+   */
+  async next(after: number, timeoutMs: number, ignoreCaret = false): Promise<number> {
+    const value = () => (ignoreCaret ? this.moved : this.count);
+    const drawn = ignoreCaret ? this.movedBeyondCaret : this.changed;
+    const deadline = Date.now() + timeoutMs;
+    while (value() <= after && Date.now() < deadline) await drawn.next(deadline - Date.now());
+    return value();
   }
 }
 

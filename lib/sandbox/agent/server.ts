@@ -160,14 +160,17 @@ function routes(ctx: AgentContext): Record<string, Handler> {
       return { width: driver.width, height: driver.height, pixelFormat: 'bgrx' };
     },
     // Long-polled: answers once the screen changed after `after`, or at `timeoutMs` (at most 10 s) with the count as it is.
+    // `ignore=caret`: a drawing no bigger than a caret neither ends the wait nor counts.
     'GET /screen/changes': async (_body, url) => {
       if (!driver.changes) return { count: null };
       const after = Number(url.searchParams.get('after') ?? -1);
       const timeoutMs = Number(url.searchParams.get('timeoutMs') ?? 0);
+      const ignore = url.searchParams.get('ignore');
       if (!Number.isInteger(after) || !Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > 10_000) {
         throw new HttpError(400, `'after' must be a whole number and 'timeoutMs' 0 to 10000, got ${JSON.stringify(url.search)}`);
       }
-      return { count: await driver.changes.next(after, timeoutMs) };
+      if (ignore !== null && ignore !== 'caret') throw new HttpError(400, `'ignore' can only be 'caret' (a caret's blink does not end the wait), got '${ignore}'`);
+      return { count: await driver.changes.next(after, timeoutMs, ignore === 'caret') };
     },
     'GET /screen': async (_body, url, res) => {
       const frame = await driver.capture();

@@ -79,7 +79,7 @@ export class X11Driver implements Driver {
 
   /**
    * Counts the screen's changes from the X server's damage reports. Reported
-   * once the damage goes from none to some; the agent then takes it away at
+   * whenever the extent of the damage grows; the agent then takes it away at
    * once, so the next drawing is reported again. Without DAMAGE, `changes`
    * stays null and waiters look at the screen instead.
    */
@@ -91,12 +91,13 @@ export class X11Driver implements Driver {
       return;
     }
     const damage = this.X.AllocID();
-    damageExt.Create(damage, this.root, damageExt.ReportLevel.NonEmpty);
+    // Reported with the extent of what was drawn since the last report, so that a caret's blink can be told apart.
+    damageExt.Create(damage, this.root, damageExt.ReportLevel.BoundingBox);
     const changes = new ScreenChanges(() => this.sync());
-    this.X.on('event', (event: { name?: string; damage?: number }) => {
+    this.X.on('event', (event: { name?: string; damage?: number; area?: { x: number; y: number; w: number; h: number } }) => {
       if (event.name !== 'DamageNotify' || event.damage !== damage) return;
       damageExt.Subtract(damage, 0, 0);
-      changes.bump();
+      changes.bump(event.area && { x: event.area.x, y: event.area.y, width: event.area.w, height: event.area.h });
     });
     this.changes = changes;
   }
