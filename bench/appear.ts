@@ -1,9 +1,10 @@
+import fs from 'fs';
 import path from 'path';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import type { Client } from '../lib/sdk';
 import type { Box } from '../lib/types/screen';
 import { clientOnPage, newClient, testState } from '../test/helpers/glance';
-import { Figure, figure } from './stats';
+import { Figure, figure, withRatio } from './stats';
 import { now, Observer } from './appear/paint-observer';
 import { sleep } from '../lib/util/wait';
 
@@ -105,6 +106,37 @@ const GTK_CASE: Case = {
   reset: async () => undefined,
 };
 
+/** The machine's busy CPU time so far, in ms: every process, Glance's and the sandbox's (/proc/stat, in clock ticks of 10 ms). */
+function machineBusyMs(): number {
+  const [user, nice, system, , , irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq + steal) * 10;
+}
+
+const CARET_TRIALS = 4;
+
+/**
+ * What a find waiting for words costs the machine while a caret blinks in a
+ * focused field, against the same wait with no field focused: the machine's
+ * CPU per second of waiting, in alternated trials. A blink that brought a
+ * look would cost a read of the tree and of the pixels every 500 ms.
+ */
+async function caretCost(client: Client): Promise<Figure[]> {
+  const url = `file://${path.join(HERE, 'caret.html')}`;
+  const perSecond: Record<'focused' | 'none', number[]> = { focused: [], none: [] };
+  for (let i = 0; i < CARET_TRIALS * 2; i++) {
+    const focused = i % 2 === 0;
+    await client.provision.chrome({ url });
+    if (focused) await client.find('the Question field').click();
+    const busy = machineBusyMs();
+    const started = now();
+    const found = await client.find("'Answer ready'", { timeout: 10_000 });
+    if (!found.found()) throw new Error(`'Answer ready' was not found: ${found.reason}`);
+    perSecond[focused ? 'focused' : 'none'].push((machineBusyMs() - busy) / ((now() - started) / 1000));
+  }
+  const none = figure('Chromium, a find waiting 3 to 4 s for words, no field focused: the machine\'s CPU per second (ms)', perSecond.none);
+  return [none, withRatio(figure('Chromium, the same wait, a caret blinking in a focused field: the machine\'s CPU per second (ms)', perSecond.focused), none)];
+}
+
 export async function appearBench(): Promise<Figure[]> {
   const state = testState();
   const figures: Figure[] = [];
@@ -117,6 +149,7 @@ export async function appearBench(): Promise<Figure[]> {
     figures.push(figure(`Chromium, ${PAGE_CASES[0].name}: find returns after the paint, no cache (tree)`, await latencies(page, PAGE_CASES[0], false, holds), '<= 100'));
     figures.push(figure('the finder\'s thread: its longest hold in each of those finds (the first look reads the whole screen by OCR)', holds));
     figures.push(figure(`Chromium, ${NEW_SCREEN_CASE.name}: find returns after the paint, no cache (tree)`, await latencies(page, NEW_SCREEN_CASE, false), '<= 100'));
+    figures.push(...await caretCost(page));
   } finally {
     await page.disconnect();
   }
