@@ -1,5 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Client } from '../../lib/sdk';
 import { cleanupAfterFile, newClient, testState } from '../helpers/glance';
 
 /** The agent counts the screen's changes from the X server's damage reports; a find waits on them instead of looking again and again. */
@@ -29,28 +30,45 @@ test("a wait on the screen's changes holds while nothing is drawn, and ends when
   await assert.rejects(abandoned, { name: 'AbortError' });
 });
 
-test("a caret blinking in a field does not end a find's wait for a change, and a letter typed there does", async () => {
-  const client = newClient(state, { dashcam: false });
-  cleanup.push(client);
-  await client.auth();
-  await client.connect({ keepAlive: 0 });
-  await client.provision.chrome({ url: 'data:text/html,<input autofocus style="font-size:24px" placeholder="Name">' });
-  await (await client.find('the Name field')).click();
+/**
+ * Asserts that a wait ignoring a caret runs to its bound while the caret
+ * blinks, and ends when letters are typed. A program may redraw its whole
+ * window once after it takes the focus (Chromium does, about 3.5 s later),
+ * which rightly ends a wait: of three waits, one must run to its bound.
+ */
+async function caretIgnored(client: Client): Promise<void> {
   const agent = client.requireAgent();
   const mark = (await agent.screenChanges(-1, 0))!;
-  // Chromium blinks the caret every 500 ms: a wait for any drawing ends with a blink.
+  // The caret blinks every 500 ms or so: a wait for any drawing ends with a blink.
   const blinked = await agent.screenChanges(mark, 3000);
   assert.ok(blinked! > mark, 'the caret blinked within 3 s');
-  const started = Date.now();
-  const ignoring = await agent.screenChanges(blinked!, 1500, undefined, true);
-  const waited = Date.now() - started;
-  assert.ok(waited >= 1400, `the wait ran to its bound through the blinks (${waited} ms)`);
-  assert.ok(ignoring! <= blinked!, `the blinks were not counted (${ignoring} after ${blinked})`);
-  const counted = await agent.screenChanges(-1, 0);
-  assert.ok(counted! > blinked!, `the caret went on blinking (the count of every drawing went from ${blinked} to ${counted})`);
-  const typing = agent.screenChanges(counted!, 8000, undefined, true);
+  const waits: { waitedMs: number; before: number; after: number; ignoring: number }[] = [];
+  const throughBlinks = (w: typeof waits[number]) => w.waitedMs >= 1400 && w.after > w.before && w.ignoring <= w.before;
+  while (waits.length < 3 && !waits.some(throughBlinks)) {
+    const before = (await agent.screenChanges(-1, 0))!;
+    const started = Date.now();
+    const ignoring = (await agent.screenChanges(before, 1500, undefined, true))!;
+    const waitedMs = Date.now() - started;
+    waits.push({ waitedMs, before, after: (await agent.screenChanges(-1, 0))!, ignoring });
+  }
+  assert.ok(waits.some(throughBlinks), `a wait ran to its bound while the caret blinked, the blinks not counted: ${JSON.stringify(waits)}`);
+  const typing = agent.screenChanges((await agent.screenChanges(-1, 0, undefined, true))!, 8000, undefined, true);
   const typedAt = Date.now();
   await client.type('Ada');
   await typing;
   assert.ok(Date.now() - typedAt < 4000, 'the letters typed ended the wait');
+}
+
+test("a caret blinking in a field does not end a find's wait for a change, and a letter typed there does: Chromium, and a GTK program", async () => {
+  const client = newClient(state, { dashcam: false });
+  cleanup.push(client);
+  await client.auth();
+  await client.connect({ keepAlive: 0 });
+  // Chromium reports the blink as the caret's own line.
+  await client.provision.chrome({ url: 'data:text/html,<input autofocus style="font-size:24px" placeholder="Name">' });
+  await (await client.find('the Name field')).click();
+  await caretIgnored(client);
+  // GTK redraws the whole entry at each blink: the agent reads it, and finds only the caret changed.
+  await client.provision.app({ command: 'zenity --entry --text=Name' });
+  await caretIgnored(client);
 });

@@ -56,33 +56,36 @@ test('a pause between looks ends at the next drawing reported, and at its time w
   assert.equal(await ended(pauseUntilDrawn({ changes: null })(10)), 'ended', 'a desktop that reports nothing sleeps');
 });
 
-test("a wait that ignores a caret is neither ended nor counted by a caret's blink, and is by anything bigger", async () => {
+test("a wait that ignores a caret is neither ended nor counted by a caret's blink, and is by anything more", async () => {
   const changes = new ScreenChanges();
-  const caret = { x: 400, y: 300, width: 1, height: 22 };
   const mark = await changes.counted();
   const started = Date.now();
   const waiting = changes.next(mark, 150, true);
-  setTimeout(() => changes.bump(caret), 10);
-  setTimeout(() => changes.bump({ ...caret, width: 3, height: 60 }), 30);
+  setTimeout(() => changes.bump(true), 10);
+  setTimeout(() => changes.bump(Promise.resolve(true)), 30);
   assert.equal(await waiting, mark, 'the two blinks are not counted');
   assert.ok(Date.now() - started >= 140, `the wait ran to its bound (${Date.now() - started} ms)`);
   assert.equal(changes.current, mark + 2, 'every drawing is counted where the caret counts');
   // The same blink ends a wait for any drawing at once.
   const plain = changes.next(mark + 2, 60_000);
-  changes.bump(caret);
+  changes.bump(true);
   assert.equal(await plain, mark + 3);
-  // Words appearing (wider than a caret), or a drawing whose extent the X server did not give, end it, counted
-  // with the blinks before them: a screen captured after the count holds them all.
-  for (const drawn of [{ x: 400, y: 300, width: 4, height: 22 }, { x: 0, y: 0, width: 2, height: 121 }, undefined]) {
+  // Anything more ends it, counted with the blinks before it: a screen captured after the count holds them all.
+  // A drawing still being judged ends it once judged; one that could not be judged counts as more.
+  for (const judged of [false, Promise.resolve(false), Promise.reject(new Error('the area could not be read'))]) {
     const before = await changes.next(-1, 0, true);
     const wait = changes.next(before, 60_000, true);
-    changes.bump(drawn);
-    assert.equal(await wait, changes.current, `ended by ${JSON.stringify(drawn)}`);
+    changes.bump(judged);
+    assert.equal(await wait, changes.current);
     assert.ok(changes.current > before);
   }
-  // A drawing bigger than a caret since the mark ends the wait at once; a blink after it does not count.
+  // A drawing judged late, after a later one was counted, does not take the count back.
   const since = changes.current;
-  changes.bump({ x: 0, y: 0, width: 200, height: 30 });
-  changes.bump(caret);
-  assert.equal(await changes.next(since, 60_000, true), since + 1);
+  let judge: (caret: boolean) => void = () => undefined;
+  changes.bump(new Promise<boolean>((resolve) => { judge = resolve; }));
+  changes.bump(false);
+  changes.bump(true);
+  judge(false);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(await changes.next(since, 60_000, true), since + 2);
 });

@@ -1,24 +1,6 @@
 import { sleep, Wakeup } from '../../util/wait';
 import type { Frame } from './driver';
 
-/** Where a drawing was, as the X server reports it: the extent of what was drawn since the last report. */
-export interface DrawnArea {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/**
- * A caret blinking in a field: a line at most this wide (the same bound as
- * changedBeyondCaret's) and this tall (a caret is as tall as its line of
- * text). Chromium reports its caret's blink as exactly its 1 px wide line.
- */
-const CARET_MAX_WIDTH = 3;
-const CARET_MAX_HEIGHT = 120;
-
-export const caretSized = (area: DrawnArea): boolean => area.width <= CARET_MAX_WIDTH && area.height <= CARET_MAX_HEIGHT;
-
 /**
  * The screen's changes as the X server reports them (the DAMAGE extension):
  * a counter that goes up each time something is drawn. Waiting on it costs
@@ -44,14 +26,23 @@ export class ScreenChanges {
     return this.count;
   }
 
-  /** Something was drawn; where, when the X server says (an area unknown counts as more than a caret). */
-  bump(area?: DrawnArea): void {
-    this.count++;
-    if (!area || !caretSized(area)) {
-      this.moved = this.count;
-      this.movedBeyondCaret.wake();
-    }
+  /**
+   * Something was drawn. `onlyCaret` says whether it was no more than a
+   * caret's blink, or will say (see CaretBlinks): until it does, the drawing
+   * counts for the waits that take every drawing only.
+   */
+  bump(onlyCaret: boolean | Promise<boolean> = false): void {
+    const drawing = ++this.count;
     this.changed.wake();
+    if (onlyCaret === true) return;
+    if (onlyCaret === false) this.movedAt(drawing);
+    else void onlyCaret.then((caret) => { if (!caret) this.movedAt(drawing); }, () => this.movedAt(drawing));
+  }
+
+  private movedAt(drawing: number): void {
+    if (drawing <= this.moved) return;
+    this.moved = drawing;
+    this.movedBeyondCaret.wake();
   }
 
   /** The counter with every drawing done until now counted. */

@@ -4,6 +4,7 @@ import { Driver, Frame, MouseButton, ScrollDirection, StackedWindow, WindowInfo 
 import { keysymFor, keysymForChar, SHIFT_KEYSYM } from './x11-keysyms';
 import { frameFilePath, removeStaleFrameFilesOnce } from '../frame-files';
 import { ScreenChanges } from './screen-changes';
+import { CaretBlinks, DrawnArea } from './caret-blinks';
 import { settledWithin, sleep } from '../../util/wait';
 
 /**
@@ -42,9 +43,12 @@ export class X11Driver implements Driver {
   private readonly sharedFrames = new Map<string, number>();
   /** The screen's changes, counted from damage reports; null where the X server has no DAMAGE extension. */
   changes: ScreenChanges | null = null;
+  /** The connection small areas are read on (see readArea), opened at the first read. */
+  private areaReader: Promise<XClient> | null = null;
   private privateFrame: { path: string; fd: number } | null = null;
 
   private constructor(
+    private readonly display: string,
     private readonly X: XClient,
     private readonly root: number,
     screen: { pixel_width: number; pixel_height: number },
@@ -58,12 +62,7 @@ export class X11Driver implements Driver {
 
   /** Connects to `display` (e.g. `:3`) and prepares capture and input. */
   static async connect(display: string): Promise<X11Driver> {
-    const { X, info } = await new Promise<{ X: XClient; info: any }>((resolve, reject) => {
-      const client = x11.createClient({ display }, (err: Error | null, info: any) =>
-        err ? reject(err) : resolve({ X: info.client, info }));
-      client.on('error', reject);
-    });
-    X.on('error', (err: Error) => process.stderr.write(`glance agent: X error: ${err.message}\n`));
+    const { X, info } = await connectX(display);
     const screen = info.screen[0];
     const xtest = await promisify<XClient>((cb) => X.require('xtest', cb));
     const shm = await X11Driver.openShm(X);
@@ -71,7 +70,7 @@ export class X11Driver implements Driver {
     if (shm) removeStaleFrameFilesOnce();
     const min = info.min_keycode;
     const rows = await promisify<number[][]>((cb) => X.GetKeyboardMapping(min, info.max_keycode - min + 1, cb));
-    const driver = new X11Driver(X, screen.root, screen, xtest, shm, rows[0].length);
+    const driver = new X11Driver(display, X, screen.root, screen, xtest, shm, rows[0].length);
     driver.indexKeyboard(min, rows);
     await driver.watchDamage();
     return driver;
@@ -94,10 +93,12 @@ export class X11Driver implements Driver {
     // Reported with the extent of what was drawn since the last report, so that a caret's blink can be told apart.
     damageExt.Create(damage, this.root, damageExt.ReportLevel.BoundingBox);
     const changes = new ScreenChanges(() => this.sync());
+    const blinks = new CaretBlinks((area) => this.readArea(area));
     this.X.on('event', (event: { name?: string; damage?: number; area?: { x: number; y: number; w: number; h: number } }) => {
       if (event.name !== 'DamageNotify' || event.damage !== damage) return;
       damageExt.Subtract(damage, 0, 0);
-      changes.bump(event.area && { x: event.area.x, y: event.area.y, width: event.area.w, height: event.area.h });
+      const area = event.area;
+      changes.bump(area ? blinks.onlyCaret({ x: area.x, y: area.y, width: area.w, height: area.h }) : false);
     });
     this.changes = changes;
   }
@@ -189,6 +190,19 @@ export class X11Driver implements Driver {
     const data = Buffer.allocUnsafe(this.frameBytes);
     fs.readSync(this.privateFrame.fd, data, 0, data.length, 0);
     return { width: this.width, height: this.height, data };
+  }
+
+  /**
+   * A small area's pixels, over the core protocol (no shared memory to attach
+   * for a few kilobytes), on a connection of their own: asked for on this
+   * one, as its damage reports came in, some of the replies never reached
+   * their requests and the connection stalled.
+   */
+  private async readArea(area: DrawnArea): Promise<Buffer> {
+    this.areaReader ??= connectX(this.display).then(({ X }) => X);
+    const X = await this.areaReader;
+    const image = await promisify<{ data: Buffer }>((cb) => X.GetImage(Z_PIXMAP, this.root, area.x, area.y, area.width, area.height, 0xffffffff, cb));
+    return image.data;
   }
 
   private async captureCore(): Promise<Frame> {
@@ -428,5 +442,18 @@ export class X11Driver implements Driver {
       /* the display may already be gone */
     }
     this.X.terminate();
+    void this.areaReader?.then((X) => X.terminate(), () => undefined);
   }
+}
+
+/** A connection to the X server at `display`, its errors written to the agent's log. */
+function connectX(display: string): Promise<{ X: XClient; info: any }> {
+  return new Promise<{ X: XClient; info: any }>((resolve, reject) => {
+    const client = x11.createClient({ display }, (err: Error | null, info: any) => {
+      if (err) return reject(err);
+      info.client.on('error', (error: Error) => process.stderr.write(`glance agent: X error: ${error.message}\n`));
+      resolve({ X: info.client, info });
+    });
+    client.on('error', reject);
+  });
 }

@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CaretBlinks, changedBox, DrawnArea } from '../../lib/sandbox/agent/caret-blinks';
+
+/** A screen of BGRX pixels, read area by area as the X server would give them. */
+function screen(width: number, height: number) {
+  const pixels = new Uint32Array(width * height).fill(0xffffff);
+  let reads = 0;
+  return {
+    fill(area: DrawnArea, colour: number) {
+      for (let y = area.y; y < area.y + area.height; y++) pixels.fill(colour, y * width + area.x, y * width + area.x + area.width);
+    },
+    read: async (area: DrawnArea) => {
+      reads++;
+      const out = new Uint32Array(area.width * area.height);
+      for (let y = 0; y < area.height; y++) out.set(pixels.subarray((area.y + y) * width + area.x, (area.y + y) * width + area.x + area.width), y * area.width);
+      return Buffer.from(out.buffer);
+    },
+    reads: () => reads,
+  };
+}
+
+test("a field's caret blinking inside a larger redrawn area is told from words drawn there", async () => {
+  const desk = screen(400, 200);
+  const blinks = new CaretBlinks(desk.read);
+  const entry = { x: 100, y: 50, width: 168, height: 34 }; // GTK redraws its whole entry at each blink
+  const caret = { x: 110, y: 58, width: 1, height: 18 };
+  assert.equal(await blinks.onlyCaret(entry), false, 'an area drawn for the first time counts');
+  desk.fill(caret, 0);
+  assert.equal(await blinks.onlyCaret(entry), true, 'the caret shown');
+  desk.fill(caret, 0xffffff);
+  assert.equal(await blinks.onlyCaret(entry), true, 'the caret hidden');
+  assert.equal(await blinks.onlyCaret(entry), true, 'redrawn the same');
+  desk.fill({ x: 112, y: 58, width: 7, height: 12 }, 0x202020); // a letter typed
+  assert.equal(await blinks.onlyCaret(entry), false, 'a letter is more than a caret');
+  desk.fill({ x: 300, y: 58, width: 2, height: 18 }, 0); // a line, elsewhere: only the area's own last showing counts
+  assert.equal(await blinks.onlyCaret({ x: 290, y: 50, width: 20, height: 34 }), false, 'a new area');
+  const reads = desk.reads();
+  assert.equal(await blinks.onlyCaret(caret), true, "Chromium's report of its caret's line needs no reading");
+  assert.equal(await blinks.onlyCaret({ x: 0, y: 0, width: 400, height: 200 }), false, 'an area that large is more than a caret');
+  assert.equal(desk.reads(), reads, 'neither was read');
+  const failing = new CaretBlinks(async () => { throw new Error('gone'); });
+  assert.equal(await failing.onlyCaret(entry), false, 'an area that cannot be read counts');
+});
+
+test('the box around the pixels that differ, colour only', () => {
+  const a = Buffer.from(new Uint32Array([1, 2, 3, 4, 5, 6]).buffer);
+  const b = Buffer.from(new Uint32Array([1, 2, 3, 4, 9, 6]).buffer);
+  assert.deepEqual(changedBox(a, b, 3, 2), { x: 1, y: 1, width: 1, height: 1 });
+  const padding = Buffer.from(new Uint32Array([1 | 0xff000000, 2, 3, 4, 5, 6]).buffer);
+  assert.equal(changedBox(a, padding, 3, 2), null, 'the unused fourth byte is not colour');
+  const wide = Buffer.from(new Uint32Array([7, 2, 3, 4, 5, 8]).buffer);
+  assert.deepEqual(changedBox(a, wide, 3, 2), { x: 0, y: 0, width: 3, height: 2 });
+});
