@@ -20,9 +20,14 @@ function screen(width: number, height: number) {
   };
 }
 
+/** The judge, each judgement given once the area's reading has answered (an area seen first is judged before). */
+function answered(blinks: CaretBlinks) {
+  return { onlyCaret: async (area: DrawnArea) => { const caret = await blinks.onlyCaret(area); await new Promise((resolve) => setImmediate(resolve)); return caret; } };
+}
+
 test("a field's caret blinking inside a larger redrawn area is told from words drawn there", async () => {
   const desk = screen(400, 200);
-  const blinks = new CaretBlinks(desk.read);
+  const blinks = answered(new CaretBlinks(desk.read));
   const entry = { x: 100, y: 50, width: 168, height: 34 }; // GTK redraws its whole entry at each blink
   const caret = { x: 110, y: 58, width: 1, height: 18 };
   assert.equal(await blinks.onlyCaret(entry), false, 'an area drawn for the first time counts');
@@ -51,4 +56,43 @@ test('the box around the pixels that differ, colour only', () => {
   assert.equal(changedBox(a, padding, 3, 2), null, 'the unused fourth byte is not colour');
   const wide = Buffer.from(new Uint32Array([7, 2, 3, 4, 5, 8]).buffer);
   assert.deepEqual(changedBox(a, wide, 3, 2), { x: 0, y: 0, width: 3, height: 2 });
+});
+
+test('words drawn again where a larger drawing wiped them count, and so does an area drawn over while it was read', async () => {
+  const desk = screen(400, 200);
+  const blinks = answered(new CaretBlinks(desk.read));
+  const words = { x: 10, y: 90, width: 98, height: 17 };
+  desk.fill(words, 0);
+  assert.equal(await blinks.onlyCaret(words), false, 'the words drawn');
+  desk.fill(words, 0xffffff);
+  assert.equal(await blinks.onlyCaret({ x: 0, y: 0, width: 400, height: 200 }), false, 'a new page wipes them');
+  desk.fill(words, 0);
+  assert.equal(await blinks.onlyCaret(words), false, 'the same words, the same place, on the new page');
+
+  // A read that answers after the area was drawn on again is not kept as what the area showed.
+  const slow = screen(400, 200);
+  const waiting: (() => void)[] = [];
+  const release = async () => {
+    while (!waiting.length) await new Promise((resolve) => setImmediate(resolve));
+    waiting.shift()!();
+  };
+  const held = new CaretBlinks(async (area) => {
+    const pixels = await slow.read(area); // read at once, answered later
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    return pixels;
+  });
+  const entry = { x: 100, y: 50, width: 168, height: 34 };
+  const letters = { x: 120, y: 55, width: 40, height: 20 };
+  slow.fill(letters, 0);
+  const first = held.onlyCaret(entry); // read with the letters
+  slow.fill(letters, 0xffffff);
+  const wiped = held.onlyCaret(letters); // reported before the first read answers
+  await release();
+  assert.equal(await first, false);
+  await release();
+  assert.equal(await wiped, false);
+  slow.fill(letters, 0);
+  const again = held.onlyCaret(entry);
+  await release();
+  assert.equal(await again, false, 'the letters drawn again count: the entry is not compared with a reading older than their wiping');
 });

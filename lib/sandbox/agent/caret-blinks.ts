@@ -18,21 +18,28 @@ export const caretSized = (area: DrawnArea): boolean => area.width <= CARET_MAX_
 
 /**
  * Tells a caret's blink from other drawing. Chromium's report of a blink is
- * the caret's line; where the report is larger than the caret, GTK redraws a whole entry when its caret blinks
- * (zenity's: 168 by 34 pixels), Qt the caret's box with a margin (10 by 17).
- * The drawn area's pixels are read (a small area costs a fraction of a
- * millisecond) and compared with what the same area showed the last time it
- * was drawn alone: a blink changes one thin line in it, and nothing else.
+ * the caret's line; where the report is larger than the caret (GTK redraws
+ * a whole entry when its caret blinks, zenity's 168 by 34 pixels; Qt the
+ * caret's box with a margin, 10 by 17), the drawn area's pixels are read (a
+ * small area costs a fraction of a millisecond) and compared with what the
+ * same area showed when it was last drawn: a blink changes one thin line in
+ * it, and nothing else. What an area showed is forgotten as soon as any
+ * other drawing touches it, so that words drawn there again after being
+ * wiped (a new page, the same place) are never taken for no change.
  */
 
 /** Larger areas are not read: drawing that large is more than a caret. */
 const MAX_READ_PIXELS = 200 * 200;
 /** The areas remembered: a blinking caret redraws the same one again and again. */
 const MAX_REMEMBERED = 32;
+/** The latest drawings, against which a reading is checked for drawing over it while it was read. */
+const MAX_RECENT = 256;
 
 export class CaretBlinks {
-  /** The pixels each recently drawn small area showed, by its place and size. */
-  private readonly shown = new Map<string, Buffer>();
+  /** What each recently drawn small area showed, by its place and size. */
+  private readonly shown = new Map<string, { area: DrawnArea; pixels: Buffer }>();
+  private readonly recent: { drawing: number; area: DrawnArea }[] = [];
+  private drawings = 0;
 
   /** `read` gives an area's pixels, 4 bytes each (BGRX), row after row. */
   constructor(private readonly read: (area: DrawnArea) => Promise<Buffer>) {}
@@ -40,23 +47,44 @@ export class CaretBlinks {
   /**
    * Whether the drawing in `area` changed no more than a caret: a line up to
    * 3 pixels wide, or nothing at all. An area drawn for the first time, one
-   * too large to read, or one that cannot be read counts as more.
+   * too large to read, or one that cannot be read counts as more. Called for
+   * every drawing, in the order the X server reported them.
    */
   async onlyCaret(area: DrawnArea): Promise<boolean> {
+    const drawing = ++this.drawings;
+    const key = `${area.x},${area.y},${area.width},${area.height}`;
+    for (const [other, shown] of this.shown) if (other !== key && overlap(shown.area, area)) this.shown.delete(other);
+    this.recent.push({ drawing, area });
+    if (this.recent.length > MAX_RECENT) this.recent.shift();
     if (caretSized(area)) return true;
     if (area.width <= 0 || area.height <= 0 || area.width * area.height > MAX_READ_PIXELS) return false;
-    const key = `${area.x},${area.y},${area.width},${area.height}`;
-    const pixels = await this.read(area).catch(() => null);
-    if (!pixels || pixels.length < area.width * area.height * 4) return false;
-    const before = this.shown.get(key);
+    const before = this.shown.get(key)?.pixels;
     this.shown.delete(key);
-    this.shown.set(key, pixels); // the newest last: the oldest go first
-    if (this.shown.size > MAX_REMEMBERED) this.shown.delete(this.shown.keys().next().value!);
+    const reading = this.remember(key, area, drawing);
+    // An area not drawn alone before is more than a caret at once: words appearing wake a waiting find without a read.
     if (!before) return false;
+    const pixels = await reading;
+    if (!pixels) return false;
     const changed = changedBox(before, pixels, area.width, area.height);
     return !changed || caretSized(changed);
   }
+
+  /** Reads the area and keeps the reading as what it shows, unless it was drawn on again meanwhile. */
+  private async remember(key: string, area: DrawnArea, drawing: number): Promise<Buffer | null> {
+    const pixels = await this.read(area).catch(() => null);
+    if (!pixels || pixels.length < area.width * area.height * 4) return null;
+    // Drawn on again while it was read: the reading may hold some of that drawing, and is no record of the area.
+    const drawnOver = this.recent[0].drawing > drawing + 1 || this.recent.some((r) => r.drawing > drawing && overlap(r.area, area));
+    if (!drawnOver) {
+      this.shown.set(key, { area, pixels }); // the newest last: the oldest go first
+      if (this.shown.size > MAX_REMEMBERED) this.shown.delete(this.shown.keys().next().value!);
+    }
+    return pixels;
+  }
 }
+
+const overlap = (a: DrawnArea, b: DrawnArea): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The box around the pixels that differ between two readings of a `width` by `height` area (colour only); null when none do. */
 export function changedBox(a: Buffer, b: Buffer, width: number, height: number): DrawnArea | null {
