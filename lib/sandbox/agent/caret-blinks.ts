@@ -1,10 +1,7 @@
+import type { Box } from '../../types/screen';
+
 /** Where a drawing was, as the X server reports it: the extent of what was drawn since the last report. */
-export interface DrawnArea {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type DrawnArea = Box;
 
 /**
  * A caret: a line at most this wide (the same bound as changedBeyondCaret's)
