@@ -96,3 +96,15 @@ test('words drawn again where a larger drawing wiped them count, and so does an 
   await release();
   assert.equal(await again, false, 'the letters drawn again count: the entry is not compared with a reading older than their wiping');
 });
+
+test('a drawing whose area the X server does not answer for within the bound counts as more than a caret', async () => {
+  const desk = screen(400, 200);
+  let stalled = false;
+  const blinks = answered(new CaretBlinks(async (area) => (stalled ? new Promise<Buffer>(() => undefined) : desk.read(area))));
+  const entry = { x: 100, y: 50, width: 168, height: 34 };
+  await blinks.onlyCaret(entry);
+  stalled = true;
+  const started = Date.now();
+  assert.equal(await blinks.onlyCaret(entry), false);
+  assert.ok(Date.now() - started < 1000, `judged within the bound (${Date.now() - started} ms)`);
+});

@@ -1,4 +1,5 @@
 import type { Box } from '../../types/screen';
+import { sleep } from '../../util/wait';
 
 /** Where a drawing was, as the X server reports it: the extent of what was drawn since the last report. */
 export type DrawnArea = Box;
@@ -29,6 +30,8 @@ export const caretSized = (area: DrawnArea): boolean => area.width <= CARET_MAX_
 const MAX_READ_PIXELS = 200 * 200;
 /** The areas remembered: a blinking caret redraws the same one again and again. */
 const MAX_REMEMBERED = 32;
+/** How long a judgement waits for its area's pixels (a small area is answered within a millisecond or two). */
+const READ_BOUND_MS = 50;
 /** The latest drawings, against which a reading is checked for drawing over it while it was read. */
 const MAX_RECENT = 256;
 
@@ -60,7 +63,8 @@ export class CaretBlinks {
     const reading = this.remember(key, area, drawing);
     // An area not drawn alone before is more than a caret at once: words appearing wake a waiting find without a read.
     if (!before) return false;
-    const pixels = await reading;
+    // A read the X server is slow to answer counts the drawing as more: a waiting find is woken late by at most this.
+    const pixels = await Promise.race([reading, sleep(READ_BOUND_MS).then(() => null)]);
     if (!pixels) return false;
     const changed = changedBox(before, pixels, area.width, area.height);
     return !changed || caretSized(changed);
