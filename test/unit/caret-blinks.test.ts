@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CaretBlinks, changedBox, DrawnArea } from '../../lib/sandbox/agent/caret-blinks';
+import { CaretBlinks, DrawnArea } from '../../lib/sandbox/agent/caret-blinks';
+import { screenDifference } from '../../lib/image/screen-diff';
 
 /** A screen of BGRX pixels, read area by area as the X server would give them. */
 function screen(width: number, height: number) {
@@ -48,14 +49,15 @@ test("a field's caret blinking inside a larger redrawn area is told from words d
   assert.equal(await failing.onlyCaret(entry), false, 'an area that cannot be read counts');
 });
 
-test('the box around the pixels that differ, colour only', () => {
+test('the box around the pixels that differ, colour only (the comparison a blink is judged by)', () => {
+  const changedBox = (a: Buffer, b: Buffer, width: number) => screenDifference(a, b, width, 0).box;
   const a = Buffer.from(new Uint32Array([1, 2, 3, 4, 5, 6]).buffer);
   const b = Buffer.from(new Uint32Array([1, 2, 3, 4, 9, 6]).buffer);
-  assert.deepEqual(changedBox(a, b, 3, 2), { x: 1, y: 1, width: 1, height: 1 });
+  assert.deepEqual(changedBox(a, b, 3), { x: 1, y: 1, width: 1, height: 1 });
   const padding = Buffer.from(new Uint32Array([1 | 0xff000000, 2, 3, 4, 5, 6]).buffer);
-  assert.equal(changedBox(a, padding, 3, 2), null, 'the unused fourth byte is not colour');
+  assert.equal(changedBox(a, padding, 3), null, 'the unused fourth byte is not colour');
   const wide = Buffer.from(new Uint32Array([7, 2, 3, 4, 5, 8]).buffer);
-  assert.deepEqual(changedBox(a, wide, 3, 2), { x: 0, y: 0, width: 3, height: 2 });
+  assert.deepEqual(changedBox(a, wide, 3), { x: 0, y: 0, width: 3, height: 2 });
 });
 
 test('words drawn again where a larger drawing wiped them count, and so does an area drawn over while it was read', async () => {

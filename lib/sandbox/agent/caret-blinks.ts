@@ -1,4 +1,5 @@
 import type { Box } from '../../types/screen';
+import { screenDifference } from '../../image/screen-diff';
 import { sleep } from '../../util/wait';
 
 /** Where a drawing was, as the X server reports it: the extent of what was drawn since the last report. */
@@ -66,7 +67,7 @@ export class CaretBlinks {
     // A read the X server is slow to answer counts the drawing as more: a waiting find is woken late by at most this.
     const pixels = await Promise.race([reading, sleep(READ_BOUND_MS).then(() => null)]);
     if (!pixels) return false;
-    const changed = changedBox(before, pixels, area.width, area.height);
+    const changed = screenDifference(before, pixels, area.width, 0).box;
     return !changed || caretSized(changed);
   }
 
@@ -86,24 +87,3 @@ export class CaretBlinks {
 
 const overlap = (a: DrawnArea, b: DrawnArea): boolean =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-
-/** The box around the pixels that differ between two readings of a `width` by `height` area (colour only); null when none do. */
-export function changedBox(a: Buffer, b: Buffer, width: number, height: number): DrawnArea | null {
-  const one = new Uint32Array(a.buffer, a.byteOffset, width * height);
-  const other = new Uint32Array(b.buffer, b.byteOffset, width * height);
-  let left = width;
-  let right = -1;
-  let top = height;
-  let bottom = -1;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      if (((one[row + x] ^ other[row + x]) & 0xffffff) === 0) continue;
-      if (x < left) left = x;
-      if (x > right) right = x;
-      if (y < top) top = y;
-      bottom = y;
-    }
-  }
-  return right < 0 ? null : { x: left, y: top, width: right - left + 1, height: bottom - top + 1 };
-}
