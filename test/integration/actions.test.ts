@@ -168,3 +168,23 @@ test('invalid action input is refused with the fix', async () => {
   await assert.rejects(client.scroll('sideways' as 'up'), /scroll direction 'sideways'/);
   await assert.rejects(client.type('a\u0007b'), /control characters/);
 });
+
+test("a release that a select's open list took is not awaited as the page's report, and one the page took is", async () => {
+  type Reply = { pageReport: boolean };
+  type Stacked = { menu?: boolean; pid: number | null };
+  const agent = client.requireAgent();
+  await client.provision.chrome({ url: `${server.url}/acme/settings.html` });
+  const list = await client.find("the 'Language' dropdown");
+  assert.ok(list.found(), list.reason ?? undefined);
+  const [x, y] = [list.centerX!, list.centerY!];
+  // The press opens the list, which takes the pointer: the release goes to the list, and the page never hears of it.
+  await agent.call('POST', '/pointer', { action: 'mouse-down', x, y });
+  const menu = await waitFor('the list to open', async () => (await agent.call<Stacked[]>('GET', '/windows/stack')).find((w) => w.menu), { timeoutMs: 5000, intervalMs: 20 });
+  assert.ok(menu.pid !== null, 'the list says which process it belongs to');
+  const released = await agent.call<Reply>('POST', '/pointer', { action: 'mouse-up', x, y });
+  assert.equal(released.pageReport, false, 'the release went to the open list: no report of it is awaited');
+  await agent.call('POST', '/keys', { keys: ['Escape'] });
+  await waitFor('the list to close', async () => !(await agent.call<Stacked[]>('GET', '/windows/stack')).some((w) => w.menu) || undefined, { timeoutMs: 5000, intervalMs: 20 });
+  const clicked = await agent.call<Reply>('POST', '/pointer', { action: 'click', x: 600, y: 600 });
+  assert.equal(clicked.pageReport, true, "a click on the page waits for the page's report");
+});

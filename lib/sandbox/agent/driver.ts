@@ -34,6 +34,8 @@ export interface StackedWindow {
   title: string;
   /** True for a window the window manager frames (an application's window); false for menus, tooltips and other popups. */
   managed: boolean;
+  /** An open menu (a menu bar's, a context menu, a `<select>`'s list), which holds the pointer while it is open; unknown counts as not. */
+  menu?: boolean;
 }
 
 export interface Driver {

@@ -1,6 +1,6 @@
 import http from 'http';
 import { bearerToken, readBody, sameSecret } from './http-requests';
-import { Driver, MouseButton, ScrollDirection } from './driver';
+import { Driver, MouseButton, ScrollDirection, StackedWindow } from './driver';
 import { Launcher } from './launcher';
 import { Lifetime } from './lifetime';
 import { runShell } from './exec';
@@ -127,11 +127,16 @@ function routes(ctx: AgentContext): Record<string, Handler> {
    * release and wheel notch: the redraw wait that follows waits for the
    * report too. (Where no browser runs, the windows are not looked up.)
    */
-  const awaitPageReport = async (sentAt: () => Promise<{ x: number; y: number }>) => {
+  const awaitPageReport = async (sentAt: () => Promise<{ x: number; y: number }>): Promise<boolean> => {
     const echoAt = pacer.lastEchoAt();
-    if (echoAt === null || !pages.hasBrowser()) return;
+    if (echoAt === null || !pages.hasBrowser()) return false;
     const at = await sentAt();
-    if (pages.ownsWindow(await windowAt(driver, at.x, at.y))) pages.awaitReleases(echoAt);
+    const stack = await driver.stack().catch(() => []);
+    // A menu of the browser open now (a `<select>`'s list, opened by the press) holds the pointer: the release went to it, and the page never reports it.
+    if (stack.some((w) => w.menu && pages.ownsWindow(w.pid))) return false;
+    if (!pages.ownsWindow(windowAt(stack, at.x, at.y))) return false;
+    pages.awaitReleases(echoAt);
+    return true;
   };
   return {
     ...ctx.routes,
@@ -200,8 +205,8 @@ function routes(ctx: AgentContext): Record<string, Handler> {
         else if (action === 'mouse-up') await driver.button('left', false);
         return RELEASES[action];
       });
-      await awaitPageReport(() => Promise.resolve({ x: number(body, 'x'), y: number(body, 'y') }));
-      return { ok: true, pacing };
+      const pageReport = await awaitPageReport(() => Promise.resolve({ x: number(body, 'x'), y: number(body, 'y') }));
+      return { ok: true, pacing, pageReport };
     },
     'POST /scroll': async (body) => {
       const direction = text(body, 'direction') as ScrollDirection;
@@ -261,8 +266,7 @@ function routes(ctx: AgentContext): Record<string, Handler> {
  * the topmost window there (null: the desktop, a window that does not say, or
  * a menu or popup above it, which shows no page).
  */
-async function windowAt(driver: Driver, x: number, y: number): Promise<number | null> {
-  const stack = await driver.stack().catch(() => []);
+function windowAt(stack: StackedWindow[], x: number, y: number): number | null {
   for (let i = stack.length - 1; i >= 0; i--) {
     const { box, managed, pid } = stack[i];
     if (x >= box.x && y >= box.y && x < box.x + box.width && y < box.y + box.height) return managed ? pid : null;

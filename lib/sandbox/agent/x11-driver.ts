@@ -21,6 +21,8 @@ const WHEEL: Record<ScrollDirection, number> = { up: 4, down: 5, left: 6, right:
 const Z_PIXMAP = 2;
 const VIEWABLE = 2;
 const INPUT_OUTPUT = 1;
+/** The window types of open menus (EWMH). */
+const MENU_TYPES = ['_NET_WM_WINDOW_TYPE_MENU', '_NET_WM_WINDOW_TYPE_POPUP_MENU', '_NET_WM_WINDOW_TYPE_DROPDOWN_MENU', '_NET_WM_WINDOW_TYPE_COMBO'];
 const SUBSTRUCTURE_NOTIFY_AND_REDIRECT = 0x80000 | 0x100000;
 
 interface KeyPlace { keycode: number; shifted: boolean }
@@ -366,7 +368,9 @@ export class X11Driver implements Driver {
         const border = geometry.borderWidth * 2;
         const box = { x: geometry.xPos, y: geometry.yPos, width: geometry.width + border, height: geometry.height + border };
         const client = clientByFrame.get(id);
-        return client ? { id, box, ...client, managed: true } : { id, box, pid: await this.pidOf(id), title: '', managed: false };
+        if (client) return { id, box, ...client, managed: true };
+        const [pid, menu] = await Promise.all([this.pidOf(id), this.isMenu(id)]);
+        return { id, box, pid, title: '', managed: false, menu };
       } catch {
         return null;
       }
@@ -407,6 +411,13 @@ export class X11Driver implements Driver {
       if (at === windowId) return true;
       at = (await promisify<{ parent: number }>((cb) => this.X.QueryTree(at, cb))).parent;
     }
+    return false;
+  }
+
+  /** Whether a window says it is a menu (_NET_WM_WINDOW_TYPE): Chromium's list of a `<select>` says _MENU. */
+  private async isMenu(windowId: number): Promise<boolean> {
+    const [type, ...menuAtoms] = await Promise.all([this.property(windowId, '_NET_WM_WINDOW_TYPE'), ...MENU_TYPES.map((name) => this.atom(name))]);
+    for (let i = 0; i + 4 <= type.data.length; i += 4) if (menuAtoms.includes(type.data.readUInt32LE(i))) return true;
     return false;
   }
 
