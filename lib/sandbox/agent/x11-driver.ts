@@ -414,19 +414,21 @@ export class X11Driver implements Driver {
     return false;
   }
 
-  /** Whether a window says it is a menu (_NET_WM_WINDOW_TYPE): Chromium's list of a `<select>` says _MENU. */
-  private async isMenu(windowId: number): Promise<boolean> {
-    const [type, ...menuAtoms] = await Promise.all([this.property(windowId, '_NET_WM_WINDOW_TYPE'), ...MENU_TYPES.map((name) => this.atom(name))]);
-    for (let i = 0; i + 4 <= type.data.length; i += 4) if (menuAtoms.includes(type.data.readUInt32LE(i))) return true;
+  /** Whether a window says (_NET_WM_WINDOW_TYPE) it is of one of these types. */
+  private async hasWindowType(windowId: number, names: string[]): Promise<boolean> {
+    const [type, ...atoms] = await Promise.all([this.property(windowId, '_NET_WM_WINDOW_TYPE'), ...names.map((name) => this.atom(name))]);
+    for (let i = 0; i + 4 <= type.data.length; i += 4) if (atoms.includes(type.data.readUInt32LE(i))) return true;
     return false;
   }
 
+  /** Whether a window says it is a menu: Chromium's list of a `<select>` says _MENU. */
+  private isMenu(windowId: number): Promise<boolean> {
+    return this.hasWindowType(windowId, MENU_TYPES);
+  }
+
   async isDialog(windowId: number): Promise<boolean> {
-    const [type, transient, dialogAtom] = await Promise.all([
-      this.property(windowId, '_NET_WM_WINDOW_TYPE'), this.property(windowId, 'WM_TRANSIENT_FOR'), this.atom('_NET_WM_WINDOW_TYPE_DIALOG'),
-    ]);
-    for (let i = 0; i + 4 <= type.data.length; i += 4) if (type.data.readUInt32LE(i) === dialogAtom) return true;
-    return transient.data.length >= 4 && transient.data.readUInt32LE(0) !== 0;
+    const [dialog, transient] = await Promise.all([this.hasWindowType(windowId, ['_NET_WM_WINDOW_TYPE_DIALOG']), this.property(windowId, 'WM_TRANSIENT_FOR')]);
+    return dialog || (transient.data.length >= 4 && transient.data.readUInt32LE(0) !== 0);
   }
 
   async isActive(windowId: number): Promise<boolean> {
