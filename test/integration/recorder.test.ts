@@ -240,6 +240,27 @@ test('a click in a table row, a drag, a context menu, a scroll and a click below
   });
 });
 
+test('a gesture whose input reaches the recorder after the screen has shown its effect is described on the screen before it', async () => {
+  const { client } = await onPage('files-late.html', FILES_PAGE);
+  const [reportX, reportY] = await centreOf(client, "'Report.pdf'");
+  const [archiveX, archiveY] = await centreOf(client, "'Archive'");
+  // A loaded machine, made certain: the recorder's reads of input answer 600 ms late, long after the drag has
+  // removed the card and the screen has held still (the recorder looks at a screen held still for 100 ms).
+  const agent = client.requireAgent();
+  const call = agent.call.bind(agent);
+  agent.call = (async (method, route, ...rest) => {
+    const answer = await call(method, route, ...rest);
+    if (route.startsWith('/record/events') && !route.endsWith('timeoutMs=0') && (answer as { events: unknown[] }).events.length) await new Promise((r) => setTimeout(r, 600));
+    return answer;
+  }) as typeof agent.call;
+  const { gherkin } = await record(client, async (x, looks) => {
+    x('mousemove', reportX, reportY, 'mousedown', '1', 'mousemove', String(+reportX + 40), reportY, 'mousemove', archiveX, archiveY, 'mouseup', '1');
+    await looks();
+  });
+  assert.ok((await client.find("'Archived Report.pdf'")).found(), 'the drag was done on the page');
+  assert.equal(gherkin, "When I drag 'Report.pdf' to 'Archive'");
+});
+
 /** A project of its own, with Glance's steps through its cucumber.js, and a feature file opening the sign-up page in its Background. */
 async function signupProject(scenarios: string): Promise<{ project: string; feature: string; before: string }> {
   const project = fs.mkdtempSync(path.join(root, 'project-'));

@@ -191,6 +191,12 @@ export class Recorder {
     }
   }
 
+  /** Whether the sandbox has recorded a button or a key going down or up after the input `seq` (read by now or not). */
+  private async pressedSince(seq: number): Promise<boolean> {
+    const { events } = await this.deps.agent.call<{ events: RawInput[] }>('GET', `/record/events?after=${seq}&timeoutMs=0`).catch(() => ({ events: [] as RawInput[] }));
+    return events.some((e) => e.kind !== 'motion');
+  }
+
   /** Reads the input recorded since the last read, waiting up to `wait` ms for some. */
   private async readOnce(wait: number): Promise<void> {
     const { events } = await this.deps.agent.call<{ events: RawInput[] }>('GET', `/record/events?after=${this.lastSeq}&timeoutMs=${wait}`, undefined, wait + 5_000);
@@ -373,9 +379,17 @@ export class Recorder {
       // A sandbox that does not count its screen's changes is viewed at a steady pace.
       const still = count === null ? await sleep(UNCOUNTED_VIEW_EVERY_MS).then(() => null) : await this.stillAfter(count);
       if (this.busy || this.stopping) continue;
+      // Input can reach this reader later than the screen shows what it did. A gesture is described on the
+      // screen before it, never on one that shows it done: no view is taken while a press (a button or a key)
+      // is still unread, and one taken while a press came is dropped. Motion is no gesture: a hover's effect
+      // is what the person saw before clicking.
+      const readUpTo = this.lastSeq;
+      if (await this.pressedSince(readUpTo)) continue;
       this.capturing = true;
       try {
-        this.view = await this.deps.service.captureView(this.deps.session).catch(() => this.view);
+        const view = await this.deps.service.captureView(this.deps.session).catch(() => null);
+        if (!view || this.stopping || await this.pressedSince(readUpTo)) continue;
+        this.view = view;
         this.viewedCount = still;
         if (still !== null) viewed = still;
         await this.suggest();
