@@ -74,6 +74,24 @@ test('a program whose first window is a dialog is named in the log; one with no 
   await client.disconnect();
 });
 
+/** A Tk window titled `title`: Tk sets no _NET_WM_PID, so its windows say nothing of their process. */
+const tkWindow = (title: string) => `python3 -c "import tkinter as tk; r = tk.Tk(); r.title('${title}'); r.geometry('300x80+60+60'); tk.Label(r, text='${title}').pack(); r.mainloop()"`;
+
+test("a program started again as the old one ends is a new window, though X gives it the old window's id", async () => {
+  const client = await connected();
+  const windows = () => client.requireAgent().call<{ id: number; title: string }[]>('GET', '/windows');
+  await client.provision.app({ command: tkWindow('Tk first') });
+  const first = (await windows()).find((w) => w.title === 'Tk first');
+  assert.ok(first, 'the first program has its window');
+  // The launch lists the windows before it runs the command, which then ends the first program and starts the
+  // same one again: X gives the new window the id the first one had. ('[f]' keeps pkill off this shell's own line.)
+  await client.provision.app({ command: `pkill -f 'Tk [f]irst'; sleep 0.5; exec ${tkWindow('Tk second')}`, timeout: 10_000 });
+  const now = await windows();
+  assert.deepEqual(now.map((w) => w.title), ['Tk second'], 'the first window is gone, the second is up');
+  assert.equal(now[0].id, first.id, 'X gave the second window the first one\'s id, as it does for a program started again');
+  await client.disconnect();
+});
+
 test('keys with no window in focus fail with what to do, instead of going nowhere; about:blank is a loaded page', async () => {
   const client = await connected();
   await assert.rejects(client.type('lost'), /No window has the keyboard focus, so the typed text would go nowhere\. No window is open/);

@@ -21,6 +21,12 @@ export interface WindowInfo {
   title: string;
   className: string;
   pid: number | null;
+  /**
+   * A number this window keeps for its life, where the driver can give one:
+   * X gives a closed window's id to the next window of a program that starts
+   * again, and Tk sets no _NET_WM_PID to tell the two apart.
+   */
+  instance?: number;
 }
 
 /** A window as the screen stacks it. */

@@ -85,7 +85,8 @@ const NO_TREE_AFTER_MS = 1000;
 /** The longest wait for the tree's focused widget once the window is up and still. */
 const FOCUSED_WIDGET_BOUND_MS = 3000;
 const LOOK_EVERY_MS = 20;
-const windowIdentity = (w: WindowInfo) => `${w.id}:${w.pid}`;
+/** A window told apart from the one that had its id before (see WindowInfo.instance). */
+const windowIdentity = (w: WindowInfo) => `${w.id}:${w.instance ?? w.pid}`;
 
 /** The launched process and everything it started, while it runs; empty once it has exited (it handed over). */
 function launchedProcesses(child: ChildProcess): Set<number> {

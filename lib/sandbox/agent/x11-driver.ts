@@ -24,6 +24,12 @@ const INPUT_OUTPUT = 1;
 /** The window types of open menus (EWMH). */
 const MENU_TYPES = ['_NET_WM_WINDOW_TYPE_MENU', '_NET_WM_WINDOW_TYPE_POPUP_MENU', '_NET_WM_WINDOW_TYPE_DROPDOWN_MENU', '_NET_WM_WINDOW_TYPE_COMBO'];
 const SUBSTRUCTURE_NOTIFY_AND_REDIRECT = 0x80000 | 0x100000;
+/** The property a window's instance number is kept in (WindowInfo.instance), a CARDINAL. */
+const INSTANCE_PROPERTY = '_GLANCE_WINDOW_INSTANCE';
+const CARDINAL = 6;
+const PROP_MODE_REPLACE = 0;
+/** Instance numbers, counted across the process's drivers: a window listed by two is told apart by either. */
+let nextInstance = 1;
 
 interface KeyPlace { keycode: number; shifted: boolean }
 const MAX_SHARED_FRAMES = 8;
@@ -41,6 +47,8 @@ export class X11Driver implements Driver {
   private scratchKeycodes: number[] = [];
   private nextScratch = 0;
   private readonly atoms = new Map<string, number>();
+  /** The windows' instance numbers are read or given one at a time (see instanceOf). */
+  private numbering: Promise<unknown> = Promise.resolve();
   /** Frame files attached to the X server, by path (see captureToFile). */
   private readonly sharedFrames = new Map<string, number>();
   /** The screen's changes, counted from damage reports; null where the X server has no DAMAGE extension. */
@@ -321,12 +329,30 @@ export class X11Driver implements Driver {
           title: await this.text(id, '_NET_WM_NAME', 'WM_NAME'),
           className: (await this.text(id, 'WM_CLASS')).split('\0').filter(Boolean).join(' '),
           pid: pid.data.length >= 4 ? pid.data.readUInt32LE(0) : null,
+          instance: await this.instanceOf(id),
         });
       } catch {
         /* the window closed while we looked: skip it */
       }
     }
     return result;
+  }
+
+  /**
+   * The window's instance number (WindowInfo.instance): read from a property
+   * of the window, which X drops with it, or given now. One window at a time,
+   * so that two lists taken together cannot give one window two numbers.
+   */
+  private instanceOf(window: number): Promise<number> {
+    const numbered = this.numbering.then(async () => {
+      const kept = await this.property(window, INSTANCE_PROPERTY);
+      if (kept.data.length >= 4) return kept.data.readUInt32LE(0);
+      const instance = nextInstance++;
+      this.X.ChangeProperty(PROP_MODE_REPLACE, window, await this.atom(INSTANCE_PROPERTY), CARDINAL, 32, [instance]);
+      return instance;
+    });
+    this.numbering = numbered.catch(() => undefined);
+    return numbered;
   }
 
   private async pidOf(window: number): Promise<number | null> {
