@@ -191,16 +191,21 @@ export class Recorder {
     }
   }
 
+  /** The input the sandbox recorded after the input `seq`, waiting up to `wait` ms for some when there is none yet. */
+  private async inputAfter(seq: number, wait: number): Promise<RawInput[]> {
+    const { events } = await this.deps.agent.call<{ events: RawInput[] }>('GET', `/record/events?after=${seq}&timeoutMs=${wait}`, undefined, wait + 5_000);
+    return events;
+  }
+
   /** Whether the sandbox has recorded a button or a key going down or up after the input `seq` (read by now or not). */
   private async pressedSince(seq: number): Promise<boolean> {
-    const { events } = await this.deps.agent.call<{ events: RawInput[] }>('GET', `/record/events?after=${seq}&timeoutMs=0`).catch(() => ({ events: [] as RawInput[] }));
+    const events = await this.inputAfter(seq, 0).catch(() => [] as RawInput[]);
     return events.some((e) => e.kind !== 'motion');
   }
 
   /** Reads the input recorded since the last read, waiting up to `wait` ms for some. */
   private async readOnce(wait: number): Promise<void> {
-    const { events } = await this.deps.agent.call<{ events: RawInput[] }>('GET', `/record/events?after=${this.lastSeq}&timeoutMs=${wait}`, undefined, wait + 5_000);
-    this.took(events);
+    this.took(await this.inputAfter(this.lastSeq, wait));
   }
 
   /** Input read: its gestures are made into steps, on the view current when it arrived. None: a pause, which ends a scroll. */
